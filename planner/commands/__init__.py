@@ -1,0 +1,29 @@
+"""Every edit as an undoable command over the document."""
+
+from planner.commands.base import (
+    AddCatalogItem,
+    AddObjects,
+    Change,
+    Command,
+    Compound,
+    History,
+    RemoveObjects,
+    SetAttributes,
+    SetFields,
+    SetOutline,
+)
+from planner.commands.edits import Refusal
+
+__all__ = [
+    "AddCatalogItem",
+    "AddObjects",
+    "Change",
+    "Command",
+    "Compound",
+    "History",
+    "Refusal",
+    "RemoveObjects",
+    "SetAttributes",
+    "SetFields",
+    "SetOutline",
+]

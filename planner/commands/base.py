@@ -1,0 +1,241 @@
+"""Undoable edits. Every change a user can make is a Command with apply/revert.
+
+``apply`` and ``revert`` return a Change: which ids were added, removed or modified (and which
+fields), and whether the design basis, title block, outline or catalogue changed. Validation
+and the scene refresh exactly what a Change names.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from planner.model.document import Document
+
+
+@dataclass
+class Change:
+    """What an edit touched."""
+
+    added: set[str] = field(default_factory=set)
+    removed: set[str] = field(default_factory=set)
+    modified: dict[str, set[str]] = field(default_factory=dict)
+    basis: bool = False
+    meta: bool = False
+    outline: bool = False
+    catalog: bool = False
+
+    def merge(self, other: Change) -> Change:
+        """Fold a later change into this one (an object added then removed is just gone)."""
+        for obj_id in other.added:
+            self.removed.discard(obj_id)
+            self.added.add(obj_id)
+        for obj_id in other.removed:
+            if obj_id in self.added:
+                self.added.discard(obj_id)
+            else:
+                self.removed.add(obj_id)
+            self.modified.pop(obj_id, None)
+        for obj_id, names in other.modified.items():
+            if obj_id not in self.added:
+                self.modified.setdefault(obj_id, set()).update(names)
+        self.basis |= other.basis
+        self.meta |= other.meta
+        self.outline |= other.outline
+        self.catalog |= other.catalog
+        return self
+
+    @property
+    def touched(self) -> set[str]:
+        return self.added | self.removed | set(self.modified)
+
+    def is_empty(self) -> bool:
+        return not (self.touched or self.basis or self.meta or self.outline or self.catalog)
+
+
+class Command:
+    """Base of all edits. Subclasses set ``text`` (shown in the undo history)."""
+
+    text = "Edit"
+
+    def apply(self, doc: Document) -> Change:
+        raise NotImplementedError
+
+    def revert(self, doc: Document) -> Change:
+        raise NotImplementedError
+
+
+class AddObjects(Command):
+    """Add objects (racks, devices, links …). Parents must come before their dependents."""
+
+    def __init__(self, objects: Iterable[Any], text: str = "Add") -> None:
+        self.objects = list(objects)
+        self.text = text
+
+    def apply(self, doc: Document) -> Change:
+        for obj in self.objects:
+            doc.add(obj)
+        return Change(added={o.id for o in self.objects})
+
+    def revert(self, doc: Document) -> Change:
+        for obj in reversed(self.objects):
+            doc.remove(obj.id)
+        return Change(removed={o.id for o in self.objects})
+
+
+class RemoveObjects(Command):
+    """Remove objects by id, dependents first (see ``planner.commands.edits.delete_objects``)."""
+
+    def __init__(self, ids: Iterable[str], text: str = "Delete") -> None:
+        self.ids = list(ids)
+        self.text = text
+        self._removed: list[Any] = []
+
+    def apply(self, doc: Document) -> Change:
+        self._removed = [doc.remove(obj_id) for obj_id in self.ids]
+        return Change(removed=set(self.ids))
+
+    def revert(self, doc: Document) -> Change:
+        for obj in reversed(self._removed):
+            doc.add(obj)
+        return Change(added=set(self.ids))
+
+
+class SetFields(Command):
+    """Set fields on one or more objects: {id: {field: value}}. Moves, renames, assignments."""
+
+    def __init__(self, values: dict[str, dict[str, Any]], text: str = "Edit") -> None:
+        self.values = values
+        self.text = text
+        self._old: dict[str, dict[str, Any]] = {}
+
+    def apply(self, doc: Document) -> Change:
+        self._old = {obj_id: doc.set_fields(obj_id, vals) for obj_id, vals in self.values.items()}
+        return Change(modified={obj_id: set(vals) for obj_id, vals in self.values.items()})
+
+    def revert(self, doc: Document) -> Change:
+        for obj_id, vals in self._old.items():
+            doc.set_fields(obj_id, vals)
+        return Change(modified={obj_id: set(vals) for obj_id, vals in self._old.items()})
+
+
+class SetAttributes(Command):
+    """Set attributes of the design basis or the title block (``target`` "basis" or "meta")."""
+
+    def __init__(self, target: str, values: dict[str, Any], text: str) -> None:
+        if target not in ("basis", "meta"):
+            raise ValueError(target)
+        self.target = target
+        self.values = values
+        self.text = text
+        self._old: dict[str, Any] = {}
+
+    def _set(self, doc: Document, values: dict[str, Any]) -> Change:
+        obj = getattr(doc, self.target)
+        for name in values:
+            if not hasattr(obj, name):
+                raise KeyError(f"{self.target} has no {name}")
+        for name, value in values.items():
+            setattr(obj, name, copy.deepcopy(value))
+        return Change(basis=self.target == "basis", meta=self.target == "meta")
+
+    def apply(self, doc: Document) -> Change:
+        obj = getattr(doc, self.target)
+        self._old = {name: copy.deepcopy(getattr(obj, name)) for name in self.values}
+        return self._set(doc, self.values)
+
+    def revert(self, doc: Document) -> Change:
+        return self._set(doc, self._old)
+
+
+class SetOutline(Command):
+    """Replace the hall outline polygon."""
+
+    text = "Edit hall outline"
+
+    def __init__(self, points: list[tuple[float, float]]) -> None:
+        self.points = list(points)
+        self._old: list[tuple[float, float]] = []
+
+    def apply(self, doc: Document) -> Change:
+        self._old, doc.outline = doc.outline, list(self.points)
+        return Change(outline=True)
+
+    def revert(self, doc: Document) -> Change:
+        doc.outline = self._old
+        return Change(outline=True)
+
+
+class AddCatalogItem(Command):
+    """Add (or replace) a custom equipment type; it is saved inside the plan."""
+
+    def __init__(self, item: Any) -> None:
+        self.item = item
+        self.text = f"Define type {item.name}"
+        self._previous: Any = None
+
+    def apply(self, doc: Document) -> Change:
+        self._previous = doc.catalog.items.get(self.item.key)
+        doc.catalog.add(self.item)
+        return Change(catalog=True)
+
+    def revert(self, doc: Document) -> Change:
+        if self._previous is None:
+            del doc.catalog.items[self.item.key]
+        else:
+            doc.catalog.add(self._previous)
+        return Change(catalog=True)
+
+
+class Compound(Command):
+    """Several commands as one undo step (delete with dependents, generate fabric …)."""
+
+    def __init__(self, children: Iterable[Command], text: str) -> None:
+        self.children = [c for c in children]
+        self.text = text
+
+    def apply(self, doc: Document) -> Change:
+        change = Change()
+        for child in self.children:
+            change.merge(child.apply(doc))
+        return change
+
+    def revert(self, doc: Document) -> Change:
+        change = Change()
+        for child in reversed(self.children):
+            change.merge(child.revert(doc))
+        return change
+
+
+class History:
+    """A plain undo stack for headless use (CLI, tests); the GUI uses QUndoStack instead."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self._done: list[Command] = []
+        self._undone: list[Command] = []
+
+    def push(self, command: Command) -> Change:
+        change = command.apply(self.doc)
+        self._done.append(command)
+        self._undone.clear()
+        return change
+
+    def undo(self) -> Change:
+        command = self._done.pop()
+        self._undone.append(command)
+        return command.revert(self.doc)
+
+    def redo(self) -> Change:
+        command = self._undone.pop()
+        self._done.append(command)
+        return command.apply(self.doc)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._done)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._undone)

@@ -1,0 +1,109 @@
+"""The design basis: every threshold the rules check against, editable per plan.
+
+Rules read their limits from here, never from constants in code; ``BASIS_SOURCES`` says where
+each default comes from so a finding can cite it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+REDUNDANCY_CHOICES = ("2N", "N+1", "none")
+LOAD_BASIS_CHOICES = ("peak", "steady")
+FLUID_CHOICES = ("water", "pg25")
+FLOOR_METHOD_CHOICES = ("footprint", "ibm")
+UNIT_CHOICES = ("metric", "imperial")
+PAPER_CHOICES = ("A4", "Letter")
+
+#: Coolant properties: density kg/L and specific heat kJ/(kg·K) (DESIGN §5 Cooling).
+FLUID_PROPERTIES = {
+    "water": {"density_kg_per_l": 0.997, "cp_kj_per_kg_k": 4.18},
+    "pg25": {"density_kg_per_l": 1.02, "cp_kj_per_kg_k": 3.92},
+}
+
+
+@dataclass
+class DesignBasis:
+    """Per-plan design values and thresholds, SI units."""
+
+    voltage_v: float = 415.0
+    power_factor: float = 0.95
+    derating: float = 0.8
+    redundancy: str = "2N"
+    load_basis: str = "peak"
+    fluid: str = "water"
+    delta_t_k: float = 10.0
+    facility_supply_c: float = 32.0
+    max_supply_c: float = 45.0
+    dew_point_c: float = 15.0
+    dew_point_margin_k: float = 2.0
+    front_aisle_min_m: float = 1.2
+    rear_aisle_min_m: float = 0.9
+    front_aisle_vendor_min_m: float = 0.9
+    rear_aisle_vendor_min_m: float = 0.6
+    working_space_m: float = 1.2
+    floor_method: str = "footprint"
+    floor_warn_fraction: float = 0.8
+    ibm_service_load_kpa: float = 0.72
+    ibm_raised_floor_load_kpa: float = 0.48
+    ibm_service_depth_m: float = 0.76
+    rack_feet: int = 4
+    power_warn_fraction: float = 0.9
+    phase_imbalance_warn: float = 0.10
+    phase_imbalance_error: float = 0.20
+    cable_slack_fraction: float = 0.10
+    cable_slack_min_m: float = 0.3
+    tray_height_m: float = 0.3
+    tray_fill_warn: float = 0.25
+    tray_fill_error: float = 0.50
+    oversubscription: float = 1.0
+    fabric_kind: str = "infiniband"
+    units: str = "metric"
+    paper: str = "A4"
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def source(self, name: str) -> str:
+        """Where the value of ``name`` comes from: the plan's own note, else the default's source."""
+        return self.sources.get(name) or BASIS_SOURCES.get(name, "design basis")
+
+    @property
+    def fluid_properties(self) -> dict[str, float]:
+        return FLUID_PROPERTIES[self.fluid]
+
+
+BASIS_SOURCES: dict[str, str] = {
+    "voltage_v": "Design basis: 415 V 3-phase supply",
+    "power_factor": "Design basis: IT load power factor",
+    "derating": "NEC 210.19/215.2 continuous load 80 % (IEC practice 100 %)",
+    "redundancy": "Design basis: A/B feed redundancy",
+    "load_basis": "Design basis: rack power at peak or steady draw",
+    "fluid": "Design basis: coolant fluid",
+    "delta_t_k": "Design basis: coolant ΔT across the cold plates",
+    "facility_supply_c": "Design basis: facility water supply temperature",
+    "max_supply_c": "Cold-plate vendor limit: coolant supply under 45 °C",
+    "dew_point_c": "Design basis: room dew point",
+    "dew_point_margin_k": "ASHRAE TC 9.9 liquid cooling: keep supply above dew point",
+    "front_aisle_min_m": "Design basis: cold aisle ≥ 1.2 m (recommended)",
+    "rear_aisle_min_m": "Design basis: hot aisle ≥ 0.9 m (recommended)",
+    "front_aisle_vendor_min_m": "Rack vendor minimum front clearance",
+    "rear_aisle_vendor_min_m": "Rack vendor minimum rear clearance",
+    "working_space_m": "NEC 110.26 electrical working space (0.9–1.2 m)",
+    "floor_method": "Design basis: floor load method (footprint or IBM spread)",
+    "floor_warn_fraction": "Design basis: warn above 80 % of the zone rating",
+    "ibm_service_load_kpa": "IBM floor-loading method: 0.72 kPa live load on service area",
+    "ibm_raised_floor_load_kpa": "IBM floor-loading method: 0.48 kPa raised floor and cables",
+    "ibm_service_depth_m": "IBM floor-loading method: service area within 0.76 m",
+    "rack_feet": "Rack vendor: four levelling feet",
+    "power_warn_fraction": "Design basis: warn above 90 % of the derated rating",
+    "phase_imbalance_warn": "Design basis: phase imbalance warning above 10 %",
+    "phase_imbalance_error": "Design basis: phase imbalance error above 20 %",
+    "cable_slack_fraction": "Design basis: cable slack 10 %",
+    "cable_slack_min_m": "Design basis: minimum cable slack 0.3 m",
+    "tray_height_m": "Design basis: overhead tray height above the rack top",
+    "tray_fill_warn": "TIA-569 / NEC 392 practice: tray fill warning above 25 %",
+    "tray_fill_error": "NEC 392.22: tray fill limit 50 %",
+    "oversubscription": "Design basis: fabric oversubscription (1.0 = non-blocking)",
+    "fabric_kind": "Design basis: InfiniBand or RoCEv2 Ethernet fabric",
+    "units": "Display preference",
+    "paper": "Print preference",
+}

@@ -1,0 +1,181 @@
+"""Equipment specifications as data: catalogue entries read from resources/catalog/*.json.
+
+A plan embeds the custom entries a user defined, so a file opens the same on any machine.
+Every entry says where its figures come from (``source``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from planner.resources_access import resource
+
+#: Kinds of catalogue entry, and how each is placed.
+RACK = "rack"
+NODE = "node"
+SWITCH = "switch"
+STORAGE = "storage"
+RACK_PDU = "rack_pdu"
+RACK_CDU = "rack_cdu"
+ROW_CDU = "row_cdu"
+CABINET = "cabinet"
+BUSBAR = "busbar"
+
+IN_RACK_KINDS = (NODE, SWITCH, STORAGE, RACK_PDU, RACK_CDU)
+FLOOR_KINDS = (ROW_CDU, CABINET)
+ALL_KINDS = (RACK, NODE, SWITCH, STORAGE, RACK_PDU, RACK_CDU, ROW_CDU, CABINET, BUSBAR)
+
+#: Palette groups (DESIGN §2 issue 2): the group each kind is shown under.
+PALETTE_GROUPS = {
+    RACK: "Racks",
+    NODE: "GPU nodes",
+    SWITCH: "Switches",
+    ROW_CDU: "Cooling",
+    RACK_CDU: "Cooling",
+    CABINET: "Power",
+    BUSBAR: "Power",
+    RACK_PDU: "Power",
+    STORAGE: "Storage",
+}
+
+
+@dataclass
+class CatalogItem:
+    """One equipment type. Fields that do not apply to a kind stay at their zero value.
+
+    Units are SI: metres, kilograms, watts, litres per minute, amperes, volts, kelvin.
+    """
+
+    key: str
+    kind: str
+    name: str
+    source: str = ""
+    # Physical
+    width_m: float = 0.0
+    depth_m: float = 0.0
+    height_u: int = 0
+    weight_kg: float = 0.0
+    # Rack only
+    rack_units: int = 0
+    max_load_kg: float = 0.0
+    max_power_kw: float = 0.0
+    # Power and heat
+    power_w: float = 0.0
+    power_peak_w: float = 0.0
+    liquid_fraction: float = 0.0
+    gpus: int = 0
+    # Network ports: cages × ports per cage at a speed. Nodes: one rail port per GPU.
+    port_cages: int = 0
+    ports_per_cage: int = 1
+    port_speed_gbps: float = 0.0
+    # Cooling units
+    capacity_kw: float = 0.0
+    rated_flow_lpm: float = 0.0
+    pumps: int = 0
+    redundant_pumps: int = 0
+    approach_k: float = 0.0
+    reach_m: float = 0.0
+    # Power distribution
+    rating_a: float = 0.0
+    voltage_v: float = 0.0
+    phases: int = 0
+    tapoff_rating_a: float = 0.0
+    custom: bool = False
+
+    @property
+    def port_count(self) -> int:
+        return self.port_cages * self.ports_per_cage
+
+    def port_names(self) -> list[str]:
+        """Port names as printed on the hardware.
+
+        Switches with twin-port cages: ``1/1``, ``1/2`` … ``32/2``; single-port cages: ``1`` … ``N``.
+        GPU nodes: one rail NIC per GPU, ``P1`` … ``P8`` in GPU order.
+        """
+        if self.kind == NODE:
+            return [f"P{i}" for i in range(1, self.port_count + 1)]
+        if self.ports_per_cage > 1:
+            return [
+                f"{cage}/{lane}"
+                for cage in range(1, self.port_cages + 1)
+                for lane in range(1, self.ports_per_cage + 1)
+            ]
+        return [str(cage) for cage in range(1, self.port_cages + 1)]
+
+
+@dataclass
+class MediaType:
+    """A cable or optic family: reach at 400G and the stock lengths it is sold in."""
+
+    key: str
+    name: str
+    reach_m: float
+    stock_lengths_m: list[float]
+    switch_to_switch_reach_m: float = 0.0
+    transceivers_per_link: int = 0
+    source: str = ""
+    ethernet_reach_m: float = 0.0
+
+    def reach_for(self, switch_to_switch: bool, ethernet: bool) -> float:
+        """Reach for this use; switch-to-switch DAC and Ethernet single-mode differ."""
+        if switch_to_switch and self.switch_to_switch_reach_m:
+            return self.switch_to_switch_reach_m
+        if ethernet and self.ethernet_reach_m:
+            return self.ethernet_reach_m
+        return self.reach_m
+
+
+@dataclass
+class Catalog:
+    """The equipment types and media a plan can use: built-in entries plus the plan's custom ones."""
+
+    items: dict[str, CatalogItem] = field(default_factory=dict)
+    media: dict[str, MediaType] = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> CatalogItem:
+        return self.items[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.items
+
+    def of_kind(self, *kinds: str) -> list[CatalogItem]:
+        return [item for item in self.items.values() if item.kind in kinds]
+
+    def custom_items(self) -> list[CatalogItem]:
+        return [item for item in self.items.values() if item.custom]
+
+    def add(self, item: CatalogItem) -> None:
+        self.items[item.key] = item
+
+    def default_rack(self) -> CatalogItem:
+        """The rack type used when a device is dropped on empty floor."""
+        racks = self.of_kind(RACK)
+        return next((r for r in racks if r.key == "rack-600x1200-48u"), racks[0])
+
+
+_CATALOG_FILES = ("racks", "nodes", "switches", "storage", "cooling", "power")
+
+
+def _load_builtin() -> tuple[dict[str, CatalogItem], dict[str, MediaType]]:
+    items: dict[str, CatalogItem] = {}
+    for name in _CATALOG_FILES:
+        data = json.loads(resource("catalog", f"{name}.json").read_text(encoding="utf-8"))
+        for entry in data["items"]:
+            item = CatalogItem(**entry)
+            items[item.key] = item
+    media_data = json.loads(resource("catalog", "media.json").read_text(encoding="utf-8"))
+    media = {m["key"]: MediaType(**m) for m in media_data["media"]}
+    return items, media
+
+
+_BUILTIN: tuple[dict[str, CatalogItem], dict[str, MediaType]] | None = None
+
+
+def builtin_catalog() -> Catalog:
+    """A fresh catalogue of the built-in entries (read from disk once per process)."""
+    global _BUILTIN
+    if _BUILTIN is None:
+        _BUILTIN = _load_builtin()
+    items, media = _BUILTIN
+    return Catalog(items=dict(items), media=dict(media))

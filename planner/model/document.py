@@ -1,0 +1,242 @@
+"""The document: the single source of truth for one plan.
+
+Holds every object by id in one collection per kind, the design basis, the catalogue and the
+title-block facts, and keeps two indices (devices per rack, links per device) that the
+editor, rules and fabric need on hot paths. All mutation goes through ``add``, ``remove`` and
+``set_fields`` so the indices stay right; commands are built on these three.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields
+from typing import Any, Iterator
+
+from planner.model.basis import DesignBasis
+from planner.model.catalog import Catalog, CatalogItem, builtin_catalog
+from planner.model.geometry import extents, footprint_bounds
+from planner.model.objects import (
+    COLLECTIONS,
+    PREFIX_OF_CLASS,
+    BusbarRun,
+    Device,
+    Door,
+    FloorUnit,
+    HandOff,
+    Link,
+    Meta,
+    Obstacle,
+    Point,
+    Rack,
+    Zone,
+)
+
+_ID_PATTERN = re.compile(r"^([a-z]+)-(\d+)$")
+
+
+def prefix_of(obj_id: str) -> str:
+    return obj_id.split("-", 1)[0]
+
+
+def natural_key(text: str) -> tuple:
+    """Sort key that orders ``rack-2`` before ``rack-10`` and ``R2`` before ``R10``."""
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text))
+
+
+class Document:
+    """One hall plan. Mutate only through add/remove/set_fields (or commands built on them)."""
+
+    def __init__(self, catalog: Catalog | None = None) -> None:
+        self.meta = Meta()
+        self.basis = DesignBasis()
+        self.catalog = catalog if catalog is not None else builtin_catalog()
+        self.outline: list[Point] = []
+        self.zones: dict[str, Zone] = {}
+        self.obstacles: dict[str, Obstacle] = {}
+        self.doors: dict[str, Door] = {}
+        self.handoffs: dict[str, HandOff] = {}
+        self.racks: dict[str, Rack] = {}
+        self.devices: dict[str, Device] = {}
+        self.floor_units: dict[str, FloorUnit] = {}
+        self.busbars: dict[str, BusbarRun] = {}
+        self.links: dict[str, Link] = {}
+        self._devices_by_rack: dict[str, set[str]] = {}
+        self._links_by_device: dict[str, set[str]] = {}
+        self._next_number: dict[str, int] = {}
+
+    # ----------------------------------------------------------------- lookup
+    def collection(self, obj_id: str) -> dict[str, Any]:
+        return getattr(self, COLLECTIONS[prefix_of(obj_id)][0])
+
+    def get(self, obj_id: str) -> Any:
+        return self.collection(obj_id)[obj_id]
+
+    def find(self, obj_id: str) -> Any | None:
+        prefix = prefix_of(obj_id)
+        if prefix not in COLLECTIONS:
+            return None
+        return getattr(self, COLLECTIONS[prefix][0]).get(obj_id)
+
+    def __contains__(self, obj_id: object) -> bool:
+        return isinstance(obj_id, str) and self.find(obj_id) is not None
+
+    def all_objects(self) -> Iterator[Any]:
+        for attr, _cls in COLLECTIONS.values():
+            yield from getattr(self, attr).values()
+
+    def item_type(self, obj: Rack | Device | FloorUnit | BusbarRun) -> CatalogItem:
+        """The catalogue entry of an object that has a ``type``."""
+        return self.catalog[obj.type]
+
+    def devices_in(self, rack_id: str) -> list[Device]:
+        """Devices of a rack, bottom U first."""
+        ids = self._devices_by_rack.get(rack_id, ())
+        return sorted((self.devices[d] for d in ids), key=lambda d: (d.u, natural_key(d.id)))
+
+    def links_of(self, device_id: str) -> list[Link]:
+        return [self.links[link_id] for link_id in sorted(self._links_by_device.get(device_id, ()), key=natural_key)]
+
+    def link_ids_of(self, device_id: str) -> set[str]:
+        return set(self._links_by_device.get(device_id, ()))
+
+    def racks_on_feed(self, busbar_id: str) -> list[Rack]:
+        return [r for r in self.racks.values() if busbar_id in (r.feed_a, r.feed_b)]
+
+    def racks_on_cdu(self, cdu_id: str) -> list[Rack]:
+        return [r for r in self.racks.values() if r.cdu == cdu_id]
+
+    def rack_bounds(self, rack: Rack | FloorUnit) -> tuple[float, float, float, float]:
+        item = self.catalog[rack.type]
+        return footprint_bounds(rack.x, rack.y, item.width_m, item.depth_m, rack.rotation)
+
+    def rack_extents(self, rack: Rack | FloorUnit) -> tuple[float, float]:
+        item = self.catalog[rack.type]
+        return extents(item.width_m, item.depth_m, rack.rotation)
+
+    def used_units(self, rack_id: str, ignore: str | None = None) -> set[int]:
+        """U numbers occupied in a rack (optionally not counting one device)."""
+        used: set[int] = set()
+        for device in self.devices_in(rack_id):
+            if device.id == ignore:
+                continue
+            height = self.catalog[device.type].height_u
+            used.update(range(device.u, device.u + height))
+        return used
+
+    def lowest_free_u(self, rack_id: str, height_u: int, ignore: str | None = None) -> int | None:
+        """Lowest U at which ``height_u`` free units fit in the rack, or None.
+
+        0U devices (rack PDUs) mount in the side channel and always fit: they return 0.
+        """
+        if height_u == 0:
+            return 0
+        total = self.catalog[self.racks[rack_id].type].rack_units
+        used = self.used_units(rack_id, ignore)
+        for start in range(1, total - height_u + 2):
+            if not any(u in used for u in range(start, start + height_u)):
+                return start
+        return None
+
+    def fits_at(self, rack_id: str, height_u: int, u: int, ignore: str | None = None) -> bool:
+        """Whether a device of ``height_u`` fits at ``u`` in the rack."""
+        if height_u == 0:
+            return u == 0
+        total = self.catalog[self.racks[rack_id].type].rack_units
+        if u < 1 or u + height_u - 1 > total:
+            return False
+        used = self.used_units(rack_id, ignore)
+        return not any(x in used for x in range(u, u + height_u))
+
+    # ------------------------------------------------------------------- ids
+    def new_id(self, prefix: str) -> str:
+        """A fresh id for the collection; never reuses an id, even of a removed object."""
+        number = self._next_number.get(prefix, 1)
+        collection = getattr(self, COLLECTIONS[prefix][0])
+        while f"{prefix}-{number}" in collection:
+            number += 1
+        self._next_number[prefix] = number + 1
+        return f"{prefix}-{number}"
+
+    def new_id_for(self, cls: type) -> str:
+        return self.new_id(PREFIX_OF_CLASS[cls])
+
+    def _note_id(self, obj_id: str) -> None:
+        match = _ID_PATTERN.match(obj_id)
+        if match:
+            prefix, number = match.group(1), int(match.group(2))
+            if self._next_number.get(prefix, 1) <= number:
+                self._next_number[prefix] = number + 1
+
+    def unique_name(self, existing: set[str], stem: str, width: int = 2) -> str:
+        """The first ``stem`` + number not in ``existing`` (R01, R02 …)."""
+        number = 1
+        while f"{stem}{number:0{width}d}" in existing:
+            number += 1
+        return f"{stem}{number:0{width}d}"
+
+    # -------------------------------------------------------------- mutation
+    def add(self, obj: Any) -> None:
+        collection = self.collection(obj.id)
+        if obj.id in collection:
+            raise KeyError(f"{obj.id} already exists")
+        collection[obj.id] = obj
+        self._note_id(obj.id)
+        if isinstance(obj, Device):
+            self._devices_by_rack.setdefault(obj.rack, set()).add(obj.id)
+        elif isinstance(obj, Link):
+            self._links_by_device.setdefault(obj.a_device, set()).add(obj.id)
+            self._links_by_device.setdefault(obj.b_device, set()).add(obj.id)
+
+    def remove(self, obj_id: str) -> Any:
+        obj = self.collection(obj_id).pop(obj_id)
+        if isinstance(obj, Device):
+            self._devices_by_rack.get(obj.rack, set()).discard(obj_id)
+        elif isinstance(obj, Link):
+            self._links_by_device.get(obj.a_device, set()).discard(obj_id)
+            self._links_by_device.get(obj.b_device, set()).discard(obj_id)
+        return obj
+
+    def set_fields(self, obj_id: str, values: dict[str, Any]) -> dict[str, Any]:
+        """Set fields of an object; returns the previous values (for revert)."""
+        obj = self.get(obj_id)
+        names = {f.name for f in fields(obj)}
+        unknown = set(values) - names
+        if unknown or "id" in values:
+            raise KeyError(f"cannot set {sorted(unknown) or ['id']} on {obj_id}")
+        old = {name: getattr(obj, name) for name in values}
+        if isinstance(obj, Device) and "rack" in values:
+            self._devices_by_rack.get(obj.rack, set()).discard(obj_id)
+            self._devices_by_rack.setdefault(values["rack"], set()).add(obj_id)
+        if isinstance(obj, Link):
+            for end in ("a_device", "b_device"):
+                if end in values:
+                    self._links_by_device.get(getattr(obj, end), set()).discard(obj_id)
+        for name, value in values.items():
+            setattr(obj, name, value)
+        if isinstance(obj, Link):
+            self._links_by_device.setdefault(obj.a_device, set()).add(obj_id)
+            self._links_by_device.setdefault(obj.b_device, set()).add(obj_id)
+        return old
+
+    # ------------------------------------------------------------- dependents
+    def dependents(self, obj_id: str) -> list[str]:
+        """Objects that cannot exist without ``obj_id``: a rack's devices, a device's links."""
+        prefix = prefix_of(obj_id)
+        if prefix == "rack":
+            result: list[str] = []
+            for device in self.devices_in(obj_id):
+                result.append(device.id)
+                result.extend(self.dependents(device.id))
+            return result
+        if prefix == "dev":
+            return sorted(self._links_by_device.get(obj_id, ()), key=natural_key)
+        return []
+
+    def references_to(self, obj_id: str) -> list[tuple[str, str]]:
+        """(rack id, field) pairs that point at a busbar or floor unit, cleared when it goes."""
+        refs = []
+        for rack in self.racks.values():
+            for name in ("feed_a", "feed_b", "cdu"):
+                if getattr(rack, name) == obj_id:
+                    refs.append((rack.id, name))
+        return refs

@@ -1,0 +1,1 @@
+"""Bundled data: equipment catalogue, example halls, icons. Located with importlib.resources."""
