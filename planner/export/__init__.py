@@ -1,0 +1,1 @@
+"""Documents that leave the laptop: PDF, CSV/XLSX, SVG."""

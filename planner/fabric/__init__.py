@@ -1,0 +1,1 @@
+"""Rail-optimised fat-tree sizing, port-level cabling, cable routing, media and length."""

@@ -1,0 +1,1 @@
+"""Templates: whole halls generated from a few parameters."""

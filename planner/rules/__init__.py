@@ -1,0 +1,1 @@
+"""Validation engine and the facility rule catalogue (DESIGN §5); incremental."""

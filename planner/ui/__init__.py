@@ -1,0 +1,1 @@
+"""Qt user interface: thin; turns gestures into commands on the DocumentSession."""

@@ -1,0 +1,1 @@
+"""The floor plan: scene, items, view and palette."""
