@@ -1,0 +1,23 @@
+"""Scene coordinates: 1 scene unit = 1 cm, so text and pens behave at plan scale.
+
+The model is in metres; only these helpers convert.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF
+
+SCENE_PER_M = 100.0
+
+
+def to_scene(x_m: float, y_m: float) -> QPointF:
+    return QPointF(x_m * SCENE_PER_M, y_m * SCENE_PER_M)
+
+
+def to_model(point: QPointF) -> tuple[float, float]:
+    return point.x() / SCENE_PER_M, point.y() / SCENE_PER_M
+
+
+def m(value_m: float) -> float:
+    """A length in metres as scene units."""
+    return value_m * SCENE_PER_M
