@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
-from planner.io.typed import SchemaError, build, convert
+from planner.model.typed import SchemaError, build, convert
 from planner.model.basis import (
     FLOOR_METHOD_CHOICES,
     FLUID_CHOICES,

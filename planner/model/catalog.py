@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from planner.model.typed import build
 from planner.resources_access import resource
 
 #: Kinds of catalogue entry, and how each is placed.
@@ -161,11 +162,14 @@ def _load_builtin() -> tuple[dict[str, CatalogItem], dict[str, MediaType]]:
     items: dict[str, CatalogItem] = {}
     for name in _CATALOG_FILES:
         data = json.loads(resource("catalog", f"{name}.json").read_text(encoding="utf-8"))
-        for entry in data["items"]:
-            item = CatalogItem(**entry)
+        for index, entry in enumerate(data["items"]):
+            item = build(CatalogItem, entry, f"{name}.json:items[{index}]")
             items[item.key] = item
     media_data = json.loads(resource("catalog", "media.json").read_text(encoding="utf-8"))
-    media = {m["key"]: MediaType(**m) for m in media_data["media"]}
+    media = {}
+    for index, entry in enumerate(media_data["media"]):
+        medium = build(MediaType, entry, f"media.json:media[{index}]")
+        media[medium.key] = medium
     return items, media
 
 

@@ -1,17 +1,19 @@
 """Build dataclasses from parsed JSON, checking every value's type and naming its JSON path.
 
 A hand-written checker rather than a schema library: it reads the dataclass annotations the
-model already has, so the file format cannot drift from the model, and it is fast enough for
-100k links.
+model already has, so the file format cannot drift from the model. Each annotation is compiled
+once into a converter function, and a value's path is only spelled out when it is wrong, so a
+plan of 100k links loads in well under a second.
 """
 
 from __future__ import annotations
 
+import math
 import types
 import typing
 from dataclasses import MISSING, fields, is_dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 
 class SchemaError(ValueError):
@@ -23,103 +25,175 @@ class SchemaError(ValueError):
         self.problem = problem
 
 
+class _Mismatch(Exception):
+    """A value is wrong; ``suffix`` is its path below the value being converted."""
+
+    def __init__(self, suffix: str, problem: str) -> None:
+        super().__init__(problem)
+        self.suffix = suffix
+        self.problem = problem
+
+
+Converter = Callable[[Any], Any]
+
+
 def _describe(value: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "true/false"}.get(
-        type(value), "a number" if isinstance(value, (int, float)) else "null"
-    )
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return {dict: "an object", list: "a list", str: "a string"}.get(type(value), "null")
+
+
+def _to_float(value: Any) -> float:
+    kind = type(value)
+    if kind is float:
+        if not math.isfinite(value):
+            raise _Mismatch("", "expected a finite number")
+        return value
+    if kind is int:
+        return float(value)
+    raise _Mismatch("", f"expected a number, found {_describe(value)}")
+
+
+def _to_int(value: Any) -> int:
+    kind = type(value)
+    if kind is int:
+        return value
+    if kind is float and value.is_integer():
+        return int(value)
+    raise _Mismatch("", f"expected a whole number, found {_describe(value)}")
+
+
+def _to_str(value: Any) -> str:
+    if type(value) is str:
+        return value
+    raise _Mismatch("", f"expected a string, found {_describe(value)}")
+
+
+def _to_bool(value: Any) -> bool:
+    if type(value) is bool:
+        return value
+    raise _Mismatch("", f"expected true or false, found {_describe(value)}")
+
+
+_SCALARS: dict[Any, Converter] = {float: _to_float, int: _to_int, str: _to_str, bool: _to_bool, Any: lambda v: v}
 
 
 @lru_cache(maxsize=None)
-def _field_specs(cls: type) -> tuple[tuple[str, Any, bool], ...]:
+def compile_hint(hint: Any) -> Converter:
+    """A function that checks and converts a JSON value for the annotation ``hint``."""
+    if hint in _SCALARS:
+        return _SCALARS[hint]
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        nullable = type(None) in args
+        options = [compile_hint(a) for a in args if a is not type(None)]
+
+        def union(value: Any) -> Any:
+            if value is None and nullable:
+                return None
+            first: _Mismatch | None = None
+            for option in options:
+                try:
+                    return option(value)
+                except _Mismatch as exc:
+                    first = first or exc
+            assert first is not None
+            raise first
+
+        return union
+    if origin is list:
+        item = compile_hint(args[0])
+
+        def as_list(value: Any) -> list:
+            if type(value) is not list:
+                raise _Mismatch("", f"expected a list, found {_describe(value)}")
+            out = []
+            for index, entry in enumerate(value):
+                try:
+                    out.append(item(entry))
+                except _Mismatch as exc:
+                    raise _Mismatch(f"[{index}]{exc.suffix}", exc.problem) from None
+            return out
+
+        return as_list
+    if origin is tuple:
+        items = [compile_hint(a) for a in args]
+
+        def as_tuple(value: Any) -> tuple:
+            if type(value) is not list or len(value) != len(items):
+                raise _Mismatch("", f"expected a list of {len(items)} values")
+            out = []
+            for index, (entry, conv) in enumerate(zip(value, items)):
+                try:
+                    out.append(conv(entry))
+                except _Mismatch as exc:
+                    raise _Mismatch(f"[{index}]{exc.suffix}", exc.problem) from None
+            return tuple(out)
+
+        return as_tuple
+    if origin is dict:
+        value_conv = compile_hint(args[1])
+
+        def as_dict(value: Any) -> dict:
+            if type(value) is not dict:
+                raise _Mismatch("", f"expected an object, found {_describe(value)}")
+            out = {}
+            for key, entry in value.items():
+                try:
+                    out[key] = value_conv(entry)
+                except _Mismatch as exc:
+                    raise _Mismatch(f".{key}{exc.suffix}", exc.problem) from None
+            return out
+
+        return as_dict
+    if is_dataclass(hint):
+        return lambda value: _build(hint, value)
+    raise TypeError(f"unsupported annotation {hint!r}")
+
+
+@lru_cache(maxsize=None)
+def _field_specs(cls: type) -> tuple[tuple[tuple[str, Converter, bool], ...], frozenset[str]]:
     hints = typing.get_type_hints(cls)
-    return tuple(
-        (f.name, hints[f.name], f.default is MISSING and f.default_factory is MISSING)  # type: ignore[misc]
+    specs = tuple(
+        (f.name, compile_hint(hints[f.name]), f.default is MISSING and f.default_factory is MISSING)
         for f in fields(cls)
     )
+    return specs, frozenset(name for name, _conv, _req in specs)
 
 
-def convert(value: Any, hint: Any, path: str) -> Any:
-    """Check ``value`` against the annotation ``hint`` and convert it (lists to tuples etc.)."""
-    if hint is Any:
-        return value
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        options = typing.get_args(hint)
-        if value is None and type(None) in options:
-            return None
-        errors = []
-        for option in options:
-            if option is type(None):
-                continue
-            try:
-                return convert(value, option, path)
-            except SchemaError as exc:
-                errors.append(exc)
-        raise errors[0]
-    if hint is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise SchemaError(path, f"expected a number, found {_describe(value)}")
-        if value != value or value in (float("inf"), float("-inf")):
-            raise SchemaError(path, "expected a finite number")
-        return float(value)
-    if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            if isinstance(value, float) and value.is_integer():
-                return int(value)
-            raise SchemaError(path, f"expected a whole number, found {_describe(value)}")
-        return value
-    if hint is str:
-        if not isinstance(value, str):
-            raise SchemaError(path, f"expected a string, found {_describe(value)}")
-        return value
-    if hint is bool:
-        if not isinstance(value, bool):
-            raise SchemaError(path, f"expected true or false, found {_describe(value)}")
-        return value
-    if origin is list:
-        if not isinstance(value, list):
-            raise SchemaError(path, f"expected a list, found {_describe(value)}")
-        (item_hint,) = typing.get_args(hint)
-        return [convert(item, item_hint, f"{path}[{i}]") for i, item in enumerate(value)]
-    if origin is tuple:
-        args = typing.get_args(hint)
-        if not isinstance(value, list) or len(value) != len(args):
-            raise SchemaError(path, f"expected a list of {len(args)} numbers")
-        return tuple(convert(item, h, f"{path}[{i}]") for i, (item, h) in enumerate(zip(value, args)))
-    if origin is dict:
-        if not isinstance(value, dict):
-            raise SchemaError(path, f"expected an object, found {_describe(value)}")
-        _key_hint, value_hint = typing.get_args(hint)
-        return {k: convert(v, value_hint, f"{path}.{k}") for k, v in value.items()}
-    if is_dataclass(hint):
-        return build(hint, value, path)
-    raise SchemaError(path, f"unsupported type {hint!r}")
-
-
-def build(cls: type, data: Any, path: str) -> Any:
-    """Construct ``cls`` from a JSON object, rejecting unknown keys and missing required ones."""
-    if not isinstance(data, dict):
-        raise SchemaError(path, f"expected an object, found {_describe(data)}")
-    specs = _field_specs(cls)
-    known = {name for name, _hint, _required in specs}
+def _build(cls: type, data: Any) -> Any:
+    if type(data) is not dict:
+        raise _Mismatch("", f"expected an object, found {_describe(data)}")
+    specs, known = _field_specs(cls)
     for key in data:
         if key not in known:
-            raise SchemaError(f"{path}.{key}", "unknown key")
+            raise _Mismatch(f".{key}", "unknown key")
     kwargs = {}
-    for name, hint, required in specs:
+    for name, conv, required in specs:
         if name in data:
-            kwargs[name] = convert(data[name], hint, f"{path}.{name}")
+            try:
+                kwargs[name] = conv(data[name])
+            except _Mismatch as exc:
+                raise _Mismatch(f".{name}{exc.suffix}", exc.problem) from None
         elif required:
-            raise SchemaError(f"{path}.{name}", "missing")
+            raise _Mismatch(f".{name}", "missing")
     return cls(**kwargs)
 
 
-def to_json(obj: Any) -> Any:
-    """Dataclass → plain JSON value; tuples become lists."""
-    if is_dataclass(obj):
-        return {f.name: to_json(getattr(obj, f.name)) for f in fields(obj)}
-    if isinstance(obj, (list, tuple)):
-        return [to_json(v) for v in obj]
-    if isinstance(obj, dict):
-        return {k: to_json(v) for k, v in obj.items()}
-    return obj
+def build(cls: type, data: Any, path: str) -> Any:
+    """Construct ``cls`` from a JSON object at ``path``, rejecting unknown keys and missing ones."""
+    try:
+        return _build(cls, data)
+    except _Mismatch as exc:
+        raise SchemaError(path + exc.suffix, exc.problem) from None
+
+
+def convert(value: Any, hint: Any, path: str) -> Any:
+    """Check and convert one value for the annotation ``hint``."""
+    try:
+        return compile_hint(hint)(value)
+    except _Mismatch as exc:
+        raise SchemaError(path + exc.suffix, exc.problem) from None
