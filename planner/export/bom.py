@@ -1,0 +1,86 @@
+"""The bill of materials: what to order, counted from the plan and never typed in.
+
+Equipment by catalogue item (racks, nodes, switches, storage, CDUs, PDUs, cabinets, busbar
+runs), busbar tap-offs (one per rack feed), cables by media and stock length, and transceivers
+by media (the catalogue says how many each link needs: two per optical link).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+
+from planner.model.catalog import ALL_KINDS
+from planner.model.document import Document
+
+CSV_COLUMNS = ("section", "key", "description", "length_m", "quantity")
+
+
+def build_bom(doc: Document) -> dict:
+    """The BOM as plain data (the `planner bom --json` object).
+
+    ``{"equipment": [{key, name, kind, quantity}], "tap_offs": [{busbar_type, rating_a, quantity}],
+    "cables": [{media, name, stock_length_m, quantity}], "transceivers": [{media, name, quantity}]}``
+    """
+    catalog = doc.catalog
+    counts: Counter[str] = Counter()
+    for collection in (doc.racks, doc.devices, doc.floor_units, doc.busbars):
+        counts.update(obj.type for obj in collection.values())
+    kind_order = {kind: i for i, kind in enumerate(ALL_KINDS)}
+
+    def item_of(key: str) -> tuple[str, str]:
+        item = catalog.items.get(key)
+        return (item.name, item.kind) if item else (key, "unknown")
+
+    equipment = sorted(
+        ({"key": key, "name": item_of(key)[0], "kind": item_of(key)[1], "quantity": n} for key, n in counts.items()),
+        key=lambda e: (kind_order.get(e["kind"], len(ALL_KINDS)), e["key"]),
+    )
+    taps: Counter[str] = Counter()
+    for rack in doc.racks.values():
+        for feed in (rack.feed_a, rack.feed_b):
+            if feed and feed in doc.busbars:
+                taps[doc.busbars[feed].type] += 1
+    tap_offs = [
+        {"busbar_type": key, "rating_a": catalog.items[key].tapoff_rating_a if key in catalog.items else 0.0,
+         "quantity": n}
+        for key, n in sorted(taps.items())
+    ]
+    cable_counts: Counter[tuple[str, float]] = Counter((link.media, link.stock_m) for link in doc.links.values())
+    media_order = {key: i for i, key in enumerate(catalog.media)}
+
+    def media_name(key: str) -> str:
+        media = catalog.media.get(key)
+        return media.name if media else (key or "unassigned")
+
+    cables = [
+        {"media": media, "name": media_name(media), "stock_length_m": stock, "quantity": n}
+        for (media, stock), n in sorted(cable_counts.items(), key=lambda kv: (media_order.get(kv[0][0], 99), kv[0]))
+    ]
+    per_media: Counter[str] = Counter(link.media for link in doc.links.values())
+    transceivers = []
+    for key in sorted(per_media, key=lambda k: (media_order.get(k, 99), k)):
+        media = catalog.media.get(key)
+        if media and media.transceivers_per_link:
+            transceivers.append({"media": key, "name": f"{key.upper()} transceiver",
+                                 "quantity": per_media[key] * media.transceivers_per_link})
+    return {"equipment": equipment, "tap_offs": tap_offs, "cables": cables, "transceivers": transceivers}
+
+
+def bom_rows(bom: dict) -> list[tuple]:
+    """Flat rows (CSV_COLUMNS order) of a BOM built by build_bom."""
+    rows: list[tuple] = []
+    rows += [("equipment", e["key"], e["name"], "", e["quantity"]) for e in bom["equipment"]]
+    rows += [("tap-off", t["busbar_type"], f"Busbar tap-off {t['rating_a']:g} A", "", t["quantity"])
+             for t in bom["tap_offs"]]
+    rows += [("cable", c["media"], c["name"], f"{c['stock_length_m']:g}", c["quantity"]) for c in bom["cables"]]
+    rows += [("transceiver", t["media"], t["name"], "", t["quantity"]) for t in bom["transceivers"]]
+    return rows
+
+
+def write_bom_csv(doc: Document, out: io.TextIOBase) -> None:
+    """Write the BOM as CSV text with a header row."""
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows(bom_rows(build_bom(doc)))

@@ -1,0 +1,233 @@
+"""The cabling plan PDF installers work from: cover, floor plan, then one section per rack.
+
+Each rack section shows the rack's front elevation beside the table of every cable that
+leaves or enters it (by U, then port), with both ends, label, media, stock length, rail
+(colour, line pattern and number, so it reads in grey) and tick boxes. Pages are drawn
+straight on the canvas with fixed row heights, so a 100k-cable plan paginates in one pass and
+"page X of Y" is known before drawing.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from collections.abc import Callable
+
+from reportlab.pdfgen.canvas import Canvas
+
+from planner.export.common import (
+    FONT,
+    FONT_BOLD,
+    RAIL_STYLES,
+    ExportOptions,
+    Page,
+    TitleBlock,
+    chunks,
+    content_box,
+    draw_text,
+    page_size,
+    render_pages,
+)
+from planner.export.plan_drawing import draw_plan_pdf, plan_shapes
+from planner.export.schedule import CableEnd, CableRow, cable_rows, rows_by_rack
+from planner.model.catalog import NODE, SWITCH
+from planner.model.document import Document, natural_key
+from planner.model.objects import TIERS, Rack
+
+TITLE = "Cabling plan"
+ROW_HEIGHT = 11.0
+HEADER_HEIGHT = 34.0
+ELEVATION_WIDTH = 130.0
+TICKS = ("run", "labelled", "tested")
+#: Table columns: (heading, relative width, alignment).
+COLUMNS = (
+    ("label", 9.5, "left"), ("U", 1.3, "right"), ("device", 3.0, "left"), ("port", 1.8, "left"),
+    ("far rack", 2.8, "left"), ("U", 1.3, "right"), ("device", 3.0, "left"), ("port", 1.8, "left"),
+    ("media", 1.6, "left"), ("stock", 1.8, "right"), ("rail", 2.6, "left"),
+    ("run", 1.5, "centre"), ("labelled", 2.0, "centre"), ("tested", 1.6, "centre"),
+)
+
+
+def summary_counts(doc: Document) -> dict[str, list[tuple[str, str]]]:
+    """Cover figures, counted from the plan: equipment, cables by tier, cables by media and stock."""
+    catalog = doc.catalog
+    nodes = [d for d in doc.devices.values() if d.type in catalog and catalog[d.type].kind == NODE]
+    switches = Counter(d.role or "unassigned" for d in doc.devices.values()
+                       if d.type in catalog and catalog[d.type].kind == SWITCH)
+    equipment = [("Racks", str(len(doc.racks))), ("GPU nodes", str(len(nodes))),
+                 ("GPUs", str(sum(catalog[d.type].gpus for d in nodes)))]
+    equipment += [(f"{role.capitalize()} switches", str(switches[role]))
+                  for role in ("leaf", "spine", "core", "unassigned") if switches[role]]
+    tiers = Counter(link.tier or "unassigned" for link in doc.links.values())
+    by_tier = [(tier, str(tiers[tier])) for tier in (*TIERS, "unassigned") if tiers[tier]]
+    by_tier.append(("All cables", str(len(doc.links))))
+    media = Counter((link.media or "unassigned", link.stock_m) for link in doc.links.values())
+    by_media = [(f"{key} {stock:g} m", str(n)) for (key, stock), n in sorted(media.items())]
+    return {"Equipment": equipment, "Cables by tier": by_tier, "Cables by media and stock length": by_media}
+
+
+def draw_rail(canvas: Canvas, x: float, y: float, rail: int, length: float = 16.0) -> float:
+    """A rail swatch: a line in the rail's colour and pattern, then its number; returns the end x."""
+    if rail not in RAIL_STYLES:
+        draw_text(canvas, x, y, "—" if rail == 0 else str(rail), 6.5)
+        return x + 10
+    colour, dash = RAIL_STYLES[rail]
+    canvas.saveState()
+    canvas.setStrokeColor(colour)
+    canvas.setLineWidth(2.0)
+    canvas.setDash(list(dash)) if dash else canvas.setDash()
+    canvas.line(x, y + 2.5, x + length, y + 2.5)
+    canvas.restoreState()
+    draw_text(canvas, x + length + 3, y, str(rail), 6.5, FONT_BOLD)
+    return x + length + 10
+
+
+def _cover(doc: Document, rows: int) -> Callable[[Canvas], None]:
+    counts = summary_counts(doc)
+
+    def draw(canvas: Canvas) -> None:
+        x0, _y0, x1, y1 = content_box(canvas._pagesize)
+        draw_text(canvas, x0, y1 - 20, f"{TITLE} — {doc.meta.project}", 18, FONT_BOLD, max_width=x1 - x0)
+        draw_text(canvas, x0, y1 - 38, f"{doc.meta.hall} · {rows} cables", 11, max_width=x1 - x0)
+        column_x = [x0, x0 + (x1 - x0) / 3, x0 + 2 * (x1 - x0) / 3]
+        for (heading, items), cx in zip(counts.items(), column_x):
+            y = y1 - 70
+            draw_text(canvas, cx, y, heading, 10, FONT_BOLD)
+            for label, value in items[:36]:
+                y -= 12
+                draw_text(canvas, cx, y, label, 8, max_width=120)
+                draw_text(canvas, cx + 170, y, value, 8, FONT_BOLD, align="right")
+        y = y1 - 70 - 12 * 14
+        draw_text(canvas, x0, y, "Rails: colour, line pattern and number (each reads in grey)", 10, FONT_BOLD)
+        for rail in RAIL_STYLES:
+            y -= 14
+            draw_rail(canvas, x0, y, rail, 40)
+            draw_text(canvas, x0 + 60, y, f"Rail {rail}: GPU {rail} of every node, to the rail-{rail} leaf", 8)
+        y -= 24
+        draw_text(canvas, x0, y, "Tick boxes per cable: run · labelled · tested. Stock length in metres; "
+                  "U counts from the rack bottom.", 8)
+
+    return draw
+
+
+def _floor_plan(doc: Document) -> Callable[[Canvas], None]:
+    shapes = plan_shapes(doc)
+
+    def draw(canvas: Canvas) -> None:
+        x0, y0, x1, y1 = content_box(canvas._pagesize)
+        draw_text(canvas, x0, y1 - 14, "Floor plan: racks, rows, row trays (dashed), busbars A (solid) and "
+                  "B (dashed); thick edge = rack front", 10, FONT_BOLD, max_width=x1 - x0)
+        draw_plan_pdf(canvas, shapes, (x0, y0 + 10, x1, y1 - 24))
+
+    return draw
+
+
+def _elevation(canvas: Canvas, doc: Document, rack: Rack, box: tuple[float, float, float, float]) -> None:
+    x0, y0, x1, y1 = box
+    item = doc.catalog.items.get(rack.type)
+    units = item.rack_units if item and item.rack_units else 48
+    unit_h = min(10.0, (y1 - y0 - 14) / units)
+    width = x1 - x0 - 22
+    left, bottom = x0 + 14, y1 - 12 - units * unit_h
+    canvas.saveState()
+    canvas.setLineWidth(0.8)
+    canvas.rect(left, bottom, width, units * unit_h)
+    draw_text(canvas, left, y1 - 8, "Front elevation", 7, FONT_BOLD)
+    canvas.setLineWidth(0.2)
+    for u in range(1, units + 1):
+        if u % 5 == 0 or u == 1:
+            draw_text(canvas, left - 2, bottom + (u - 1) * unit_h + 1.5, str(u), 5, align="right")
+    side = []
+    for device in doc.devices_in(rack.id):
+        kind_item = doc.catalog.items.get(device.type)
+        height = kind_item.height_u if kind_item else 1
+        if height == 0:
+            side.append(device.name)
+            continue
+        y = bottom + (device.u - 1) * unit_h
+        canvas.setFillGray(0.9)
+        canvas.rect(left, y, width, height * unit_h, fill=1)
+        canvas.setFillGray(0.0)
+        size = min(6.0, height * unit_h - 1.5)
+        draw_text(canvas, left + 2, y + (height * unit_h - size) / 2 + 0.8, f"U{device.u} {device.name}", size,
+                  max_width=width - 4)
+    if side:
+        draw_text(canvas, left, bottom - 9, "0U: " + ", ".join(side), 5.5, max_width=width)
+    canvas.restoreState()
+
+
+def _rack_page(doc: Document, rack: Rack, entries: list[tuple[CableEnd, CableEnd, CableRow]], part: int,
+               parts: int, total: int) -> Callable[[Canvas], None]:
+    def draw(canvas: Canvas) -> None:
+        x0, y0, x1, y1 = content_box(canvas._pagesize)
+        heading = f"Rack {rack.name}" + (f" · row {rack.row}" if rack.row else "") + f" · {total} cable ends"
+        if parts > 1:
+            heading += f" · part {part} of {parts}"
+        draw_text(canvas, x0, y1 - 14, heading, 12, FONT_BOLD, max_width=x1 - x0)
+        _elevation(canvas, doc, rack, (x0, y0 + 8, x0 + ELEVATION_WIDTH, y1 - HEADER_HEIGHT))
+        tx0 = x0 + ELEVATION_WIDTH + 6
+        scale = (x1 - tx0) / sum(c[1] for c in COLUMNS)
+        widths = [c[1] * scale for c in COLUMNS]
+        y = y1 - HEADER_HEIGHT
+        draw_text(canvas, tx0 + widths[0] + 2, y + 10, "this end", 6.5, FONT_BOLD)
+        draw_text(canvas, tx0 + sum(widths[:4]) + 2, y + 10, "far end", 6.5, FONT_BOLD)
+        canvas.setLineWidth(0.6)
+        canvas.line(tx0, y - 3, x1, y - 3)
+        x = tx0
+        for (name, _w, align), width in zip(COLUMNS, widths):
+            _cell(canvas, x, y, width, name, align, FONT_BOLD)
+            x += width
+        canvas.setLineWidth(0.25)
+        for index, (this, far, row) in enumerate(entries):
+            y -= ROW_HEIGHT
+            if index % 2 == 1:
+                canvas.setFillGray(0.93)
+                canvas.rect(tx0, y - 3, x1 - tx0, ROW_HEIGHT, stroke=0, fill=1)
+                canvas.setFillGray(0.0)
+            values = (row.label, str(this.u), this.device, this.port, far.rack, str(far.u), far.device, far.port,
+                      row.media, f"{row.stock_m:g} m")
+            x = tx0
+            for (_name, _w, align), width, value in zip(COLUMNS, widths, values):
+                _cell(canvas, x, y, width, value, align, FONT)
+                x += width
+            draw_rail(canvas, x + 2, y, row.rail)
+            x += widths[10]
+            for width in widths[11:]:
+                canvas.rect(x + width / 2 - 3.5, y - 1, 7, 7)
+                x += width
+            canvas.line(tx0, y - 3, x1, y - 3)
+
+    return draw
+
+
+def _cell(canvas: Canvas, x: float, y: float, width: float, text: str, align: str, font: str) -> None:
+    if align == "right":
+        draw_text(canvas, x + width - 3, y, text, 6.5, font, max_width=width - 4, align="right")
+    elif align == "centre":
+        draw_text(canvas, x + width / 2, y, text, 6.5, font, max_width=width - 2, align="centre")
+    else:
+        draw_text(canvas, x + 2, y, text, 6.5, font, max_width=width - 4)
+
+
+def build_pages(doc: Document, options: ExportOptions) -> list[Page]:
+    """Every page of the plan, in order (cover, floor plan, racks by name)."""
+    size = page_size(doc, options, wide=True)
+    rows = cable_rows(doc)
+    pages = [Page(size, _cover(doc, len(rows))), Page(size, _floor_plan(doc))]
+    _x0, y0, _x1, y1 = content_box(size)
+    per_page = int((y1 - HEADER_HEIGHT - y0 - 8) // ROW_HEIGHT)
+    by_rack = rows_by_rack(rows)
+    for rack in sorted(doc.racks.values(), key=lambda r: natural_key(r.name)):
+        entries = by_rack.get(rack.id, [])
+        parts = list(chunks(entries, per_page)) or [[]]
+        for number, part in enumerate(parts, start=1):
+            pages.append(Page(size, _rack_page(doc, rack, part, number, len(parts), len(entries))))
+    return pages
+
+
+def write_cabling_pdf(doc: Document, out: io.BufferedIOBase, options: ExportOptions | None = None) -> int:
+    """Write the cabling plan; returns the page count."""
+    options = options or ExportOptions()
+    pages = build_pages(doc, options)
+    render_pages(out, pages, TitleBlock.of(doc, options, TITLE), options)
+    return len(pages)

@@ -1,0 +1,208 @@
+"""The floor plan as simple shapes in metres, drawn by the SVG export and the PDF floor-plan pages.
+
+One shape list feeds both outputs so the printed plan and the SVG never disagree. Plan
+coordinates: x east, y south (north is up on paper).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from reportlab.pdfgen.canvas import Canvas
+
+from planner.export.common import FONT, FONT_BOLD, draw_text
+from planner.model.catalog import CABINET, ROW_CDU
+from planner.model.document import Document, natural_key
+from planner.model.geometry import FRONT_DIRECTION, bounds_of, footprint_polygon
+from planner.model.objects import Point
+
+NICE_LENGTHS_M = (0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500)
+
+
+@dataclass
+class Box:
+    """A named rectangle on the floor: rack, CDU or cabinet. ``front`` is its front edge, if any."""
+
+    name: str
+    polygon: list[Point]
+    kind: str
+    front: tuple[Point, Point] | None = None
+
+
+@dataclass
+class PlanShapes:
+    """Everything the plan drawing shows, in metres."""
+
+    bounds: tuple[float, float, float, float]
+    outline: list[Point] = field(default_factory=list)
+    zones: list[tuple[str, list[Point], float]] = field(default_factory=list)
+    obstacles: list[list[Point]] = field(default_factory=list)
+    boxes: list[Box] = field(default_factory=list)
+    busbars: list[tuple[str, Point, Point, str]] = field(default_factory=list)
+    rows: list[tuple[str, Point]] = field(default_factory=list)
+    """Row name and the north-west corner of the row's racks (the label goes just above it)."""
+    trays: list[tuple[Point, Point]] = field(default_factory=list)
+
+
+def _front_edge(polygon: list[Point], rotation: int) -> tuple[Point, Point]:
+    (x0, y0), (x1, _), (_, y1) = polygon[0], polygon[1], polygon[2]
+    dx, dy = FRONT_DIRECTION[rotation % 360]
+    if dy < 0:
+        return (x0, y0), (x1, y0)
+    if dy > 0:
+        return (x0, y1), (x1, y1)
+    if dx > 0:
+        return (x1, y0), (x1, y1)
+    return (x0, y0), (x0, y1)
+
+
+def plan_shapes(doc: Document) -> PlanShapes:
+    """Collect the plan's shapes; row trays run along each row's rack centres."""
+    points: list[Point] = list(doc.outline)
+    shapes = PlanShapes(bounds=(0.0, 0.0, 1.0, 1.0), outline=list(doc.outline))
+    for zone in sorted(doc.zones.values(), key=lambda z: natural_key(z.id)):
+        shapes.zones.append((zone.name, zone.polygon, zone.rating_kpa))
+    for obstacle in sorted(doc.obstacles.values(), key=lambda o: natural_key(o.id)):
+        shapes.obstacles.append(obstacle.polygon)
+        points.extend(obstacle.polygon)
+    rows: dict[str, list[Point]] = {}
+    row_tops: dict[str, Point] = {}
+    for rack in sorted(doc.racks.values(), key=lambda r: natural_key(r.name)):
+        item = doc.catalog.items.get(rack.type)
+        if item is None:
+            continue
+        polygon = footprint_polygon(rack.x, rack.y, item.width_m, item.depth_m, rack.rotation)
+        shapes.boxes.append(Box(rack.name, polygon, "rack", _front_edge(polygon, rack.rotation)))
+        points.extend(polygon)
+        if rack.row:
+            rows.setdefault(rack.row, []).append((rack.x, rack.y))
+            top = row_tops.get(rack.row, polygon[0])
+            row_tops[rack.row] = (min(top[0], polygon[0][0]), min(top[1], polygon[0][1]))
+    for unit in sorted(doc.floor_units.values(), key=lambda u: natural_key(u.name)):
+        item = doc.catalog.items.get(unit.type)
+        if item is None:
+            continue
+        polygon = footprint_polygon(unit.x, unit.y, item.width_m, item.depth_m, unit.rotation)
+        shapes.boxes.append(Box(unit.name, polygon, "cdu" if item.kind == ROW_CDU else
+                                "cabinet" if item.kind == CABINET else item.kind))
+        points.extend(polygon)
+    for bus in sorted(doc.busbars.values(), key=lambda b: natural_key(b.name)):
+        shapes.busbars.append((bus.name, (bus.x1, bus.y1), (bus.x2, bus.y2), bus.side))
+        points.extend([(bus.x1, bus.y1), (bus.x2, bus.y2)])
+    for row, centres in sorted(rows.items(), key=lambda kv: natural_key(kv[0])):
+        x0, y0, x1, y1 = bounds_of(centres)
+        if x1 - x0 >= y1 - y0:
+            y = sum(p[1] for p in centres) / len(centres)
+            start, end = (x0, y), (x1, y)
+        else:
+            x = sum(p[0] for p in centres) / len(centres)
+            start, end = (x, y0), (x, y1)
+        shapes.trays.append((start, end))
+        shapes.rows.append((row, row_tops[row]))
+    if points:
+        shapes.bounds = bounds_of(points)
+    return shapes
+
+
+def scale_bar_length(drawing_width_m: float) -> float:
+    """A round length about a fifth of the drawing's width."""
+    target = drawing_width_m / 5
+    return max((n for n in NICE_LENGTHS_M if n <= target), default=NICE_LENGTHS_M[0])
+
+
+def draw_plan_pdf(canvas: Canvas, shapes: PlanShapes, box: tuple[float, float, float, float]) -> float:
+    """Draw the plan to fit ``box`` (x0, y0, x1, y1 in points); returns the scale (points per metre)."""
+    bx0, by0, bx1, by1 = box
+    mx0, my0, mx1, my1 = shapes.bounds
+    width_m, depth_m = max(mx1 - mx0, 0.1), max(my1 - my0, 0.1)
+    reserve = 36.0
+    scale = min((bx1 - bx0) / width_m, (by1 - by0 - reserve) / depth_m)
+    ox = bx0 + ((bx1 - bx0) - width_m * scale) / 2
+    oy = by1
+
+    def tx(p: Point) -> tuple[float, float]:
+        return ox + (p[0] - mx0) * scale, oy - (p[1] - my0) * scale
+
+    def polygon(points: list[Point], fill: bool = False) -> None:
+        path = canvas.beginPath()
+        for i, p in enumerate(points):
+            (path.moveTo if i == 0 else path.lineTo)(*tx(p))
+        path.close()
+        canvas.drawPath(path, stroke=1, fill=1 if fill else 0)
+
+    canvas.saveState()
+    canvas.setLineWidth(1.2)
+    if shapes.outline:
+        polygon(shapes.outline)
+    canvas.setLineWidth(0.4)
+    canvas.setDash(1, 2)
+    for name, zone_polygon, rating in shapes.zones:
+        polygon(zone_polygon)
+        zx, zy = tx(zone_polygon[0])
+        draw_text(canvas, zx + 2, zy - 8, f"{name} {rating:g} kPa", 6)
+    canvas.setDash()
+    canvas.setFillGray(0.6)
+    for obstacle in shapes.obstacles:
+        polygon(obstacle, fill=True)
+    canvas.setFillGray(0.0)
+    canvas.setLineWidth(0.5)
+    label_size = max(3.5, min(7.0, 0.5 * scale))
+    for item in shapes.boxes:
+        canvas.setFillGray(0.92 if item.kind == "rack" else 0.8)
+        polygon(item.polygon, fill=True)
+        if item.front:
+            canvas.setLineWidth(1.6)
+            canvas.line(*tx(item.front[0]), *tx(item.front[1]))
+            canvas.setLineWidth(0.5)
+        canvas.setFillGray(0.0)
+        cx = sum(p[0] for p in item.polygon) / 4
+        cy = sum(p[1] for p in item.polygon) / 4
+        px, py = tx((cx, cy))
+        x0, _y0 = tx(item.polygon[0])
+        x1, _y1 = tx(item.polygon[2])
+        draw_text(canvas, px, py + label_size / 4, item.name, label_size, FONT_BOLD if item.kind != "rack" else FONT,
+                  max_width=max(8.0, abs(x1 - x0) - 1) * (1 if item.kind == "rack" else 2), align="centre")
+    canvas.setLineWidth(0.6)
+    canvas.setStrokeGray(0.45)
+    canvas.setDash(4, 2)
+    for start, end in shapes.trays:
+        canvas.line(*tx(start), *tx(end))
+    canvas.setDash()
+    canvas.setStrokeGray(0.0)
+    for name, p1, p2, side in shapes.busbars:
+        canvas.setLineWidth(2.0 if side == "A" else 1.0)
+        canvas.setDash() if side == "A" else canvas.setDash(6, 2)
+        canvas.line(*tx(p1), *tx(p2))
+        lx, ly = tx(p2)
+        draw_text(canvas, lx + 2, ly - 2, name, 5)
+    canvas.setDash()
+    for row, start in shapes.rows:
+        rx, ry = tx(start)
+        draw_text(canvas, rx, ry + 3, f"Row {row}", 6, FONT_BOLD)
+    # Scale bar and north arrow, under the drawing.
+    bar_m = scale_bar_length(width_m)
+    sx, sy = bx0, by0 + 10
+    canvas.setLineWidth(0.8)
+    canvas.rect(sx, sy, bar_m * scale / 2, 4, fill=1)
+    canvas.rect(sx + bar_m * scale / 2, sy, bar_m * scale / 2, 4, fill=0)
+    draw_text(canvas, sx, sy + 7, "0", 6)
+    draw_text(canvas, sx + bar_m * scale, sy + 7, f"{bar_m:g} m", 6, align="centre")
+    nx, ny = bx1 - 12, by0 + 6
+    path = canvas.beginPath()
+    path.moveTo(nx, ny + 22)
+    path.lineTo(nx - 5, ny + 6)
+    path.lineTo(nx + 5, ny + 6)
+    path.close()
+    canvas.drawPath(path, stroke=1, fill=1)
+    draw_text(canvas, nx, ny - 2, "N", 8, FONT_BOLD, align="centre")
+    canvas.restoreState()
+    return scale
+
+
+def nice_scale_ratio(width_m: float, paper_width_m: float) -> int:
+    """The smallest usual drawing scale (1:50, 1:100 …) at which ``width_m`` fits the paper."""
+    for ratio in (50, 100, 200, 250, 500, 1000, 2000, 5000):
+        if width_m / ratio <= paper_width_m:
+            return ratio
+    return 10 ** math.ceil(math.log10(width_m / paper_width_m))

@@ -1,0 +1,143 @@
+"""The cable schedule: one row per cable with both ends resolved to rack, U, device and port.
+
+Every cable document (schedule CSV/XLSX, cabling plan, labels) reads the same rows, so a label
+printed on a sticker is the label in the spreadsheet and in the rack's table.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
+
+from planner.export.common import ExportOptions
+from planner.model.document import Document, natural_key
+from planner.model.objects import Link
+
+COLUMNS = ("label", "a_rack", "a_u", "a_device", "a_port", "b_rack", "b_u", "b_device", "b_port",
+           "tier", "rail", "media", "length_m", "stock_length_m")
+
+
+@dataclass(frozen=True)
+class CableEnd:
+    """One end of a cable as an installer finds it: rack name, U, device name and port."""
+
+    rack_id: str
+    rack: str
+    u: int
+    device: str
+    port: str
+
+    def short(self) -> str:
+        return f"{self.rack} U{self.u} {self.device} {self.port}"
+
+
+@dataclass(frozen=True)
+class CableRow:
+    """A cable of the schedule (columns in COLUMNS order, see ``values``)."""
+
+    link_id: str
+    label: str
+    a: CableEnd
+    b: CableEnd
+    tier: str
+    rail: int
+    media: str
+    length_m: float
+    stock_m: float
+
+    def values(self) -> tuple:
+        return (self.label, self.a.rack, self.a.u, self.a.device, self.a.port, self.b.rack, self.b.u,
+                self.b.device, self.b.port, self.tier, self.rail, self.media, self.length_m, self.stock_m)
+
+
+def _end(doc: Document, device_id: str, port: str) -> CableEnd:
+    device = doc.devices.get(device_id)
+    if device is None:
+        return CableEnd("", "", 0, device_id, port)
+    rack = doc.racks.get(device.rack)
+    return CableEnd(device.rack, rack.name if rack else device.rack, device.u, device.name, port)
+
+
+def cable_label(link: Link) -> str:
+    """The printed label: the fabric's label, or the cable's id when it has none."""
+    return link.label or link.id
+
+
+def cable_rows(doc: Document) -> list[CableRow]:
+    """Every link of the plan as a schedule row, in label order."""
+    rows = [
+        CableRow(link.id, cable_label(link), _end(doc, link.a_device, link.a_port), _end(doc, link.b_device, link.b_port),
+                 link.tier, link.rail, link.media, link.length_m, link.stock_m)
+        for link in doc.links.values()
+    ]
+    rows.sort(key=lambda r: (natural_key(r.label), natural_key(r.link_id)))
+    return rows
+
+
+def rows_by_rack(rows: list[CableRow]) -> dict[str, list[tuple[CableEnd, CableEnd, CableRow]]]:
+    """For each rack id: (this end, far end, row) of every cable that leaves or enters it, by U then port.
+
+    A cable with both ends in one rack appears once for each end.
+    """
+    result: dict[str, list[tuple[CableEnd, CableEnd, CableRow]]] = {}
+    for row in rows:
+        result.setdefault(row.a.rack_id, []).append((row.a, row.b, row))
+        result.setdefault(row.b.rack_id, []).append((row.b, row.a, row))
+    for entries in result.values():
+        entries.sort(key=lambda e: (e[0].u, e[0].device, natural_key(e[0].port), natural_key(e[2].label)))
+    return result
+
+
+def write_csv(doc: Document, out: io.BufferedIOBase, options: ExportOptions | None = None) -> int:
+    """Write the schedule as UTF-8 CSV with a header row; returns the number of cables."""
+    options = options or ExportOptions()
+    text = io.TextIOWrapper(out, encoding="utf-8", newline="", write_through=True)
+    writer = csv.writer(text)
+    writer.writerow(COLUMNS)
+    rows = cable_rows(doc)
+    step = max(1, len(rows) // 20)
+    for index in range(0, len(rows), step):
+        writer.writerows(row.values() for row in rows[index:index + step])
+        options.report((index + step) / max(1, len(rows)))
+    text.flush()
+    text.detach()
+    return len(rows)
+
+
+def write_xlsx(doc: Document, out: io.BufferedIOBase, options: ExportOptions | None = None) -> int:
+    """Write the schedule as XLSX: header row, frozen panes, auto-filter, fitted column widths."""
+    options = options or ExportOptions()
+    rows = cable_rows(doc)
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet("Cables")
+    widths = [len(name) for name in COLUMNS]
+    for row in rows:
+        for i, value in enumerate(row.values()):
+            widths[i] = max(widths[i], len(str(value)))
+    for i, width in enumerate(widths, start=1):
+        sheet.column_dimensions[get_column_letter(i)].width = min(60, width + 2)
+    sheet.freeze_panes = "A2"
+    sheet.auto_filter.ref = f"A1:{get_column_letter(len(COLUMNS))}{len(rows) + 1}"
+    header = []
+    for name in COLUMNS:
+        cell = WriteOnlyCell(sheet, value=name)
+        cell.font = Font(bold=True)
+        header.append(cell)
+    sheet.append(header)
+    step = max(1, len(rows) // 20)
+    for index, row in enumerate(rows, start=1):
+        sheet.append(row.values())
+        if index % step == 0:
+            options.report(0.9 * index / len(rows))
+    book.properties.title = f"Cable schedule — {doc.meta.project}"
+    book.properties.creator = "Hall Planner"
+    book.save(out)
+    options.report(1.0)
+    return len(rows)
+
