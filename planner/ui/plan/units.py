@@ -21,3 +21,11 @@ def to_model(point: QPointF) -> tuple[float, float]:
 def m(value_m: float) -> float:
     """A length in metres as scene units."""
     return value_m * SCENE_PER_M
+
+#: Pitch of the floor tile grid the plan snaps to: the 600 mm raised-floor tile (DESIGN §3).
+TILE_M = 0.6
+
+
+def snap_m(value_m: float) -> float:
+    """A length in metres rounded to the nearest tile line."""
+    return round(round(value_m / TILE_M) * TILE_M, 6)

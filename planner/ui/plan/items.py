@@ -1,0 +1,457 @@
+"""Scene items of the floor plan. Each holds only an object id and draws from the model.
+
+``sync()`` re-reads the model (position, footprint, rotation) after a Change names the id;
+``paint`` reads names and figures from the document. Level of detail: below a few pixels per
+metre only fills and front edges are drawn; names and small details appear when zoomed in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING, ClassVar
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QPainter,
+    QPainterPath,
+    QPainterPathStroker,
+    QPen,
+    QPolygonF,
+)
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from planner.model.catalog import ROW_CDU
+from planner.model.geometry import FRONT_DIRECTION, extents
+from planner.ui.plan.units import m, to_scene
+
+if TYPE_CHECKING:
+    from planner.model.document import Document
+
+#: Level of detail (screen pixels per scene unit, i.e. per cm) above which names are drawn.
+LOD_NAMES = 0.6
+#: ... and above which small details (figures, badges, U summary) are drawn.
+LOD_DETAIL = 1.5
+
+Z_ZONE, Z_OBSTACLE, Z_MARK, Z_FLOOR, Z_BUSBAR, Z_ASSIGN = 0, 5, 6, 20, 30, 40
+
+SEVERITY_COLOURS = {"error": QColor(215, 30, 30), "warning": QColor(235, 150, 0)}
+SELECTION_COLOUR = QColor(20, 110, 230)
+
+_LABEL_FONT = QFont("DejaVu Sans")
+_LABEL_FONT.setPixelSize(14)
+_SMALL_FONT = QFont("DejaVu Sans")
+_SMALL_FONT.setPixelSize(9)
+_ZONE_FONT = QFont("DejaVu Sans")
+_ZONE_FONT.setPixelSize(32)
+
+_ASSIGN_COLOURS = [
+    QColor(214, 39, 40), QColor(31, 119, 180), QColor(44, 160, 44), QColor(148, 103, 189),
+    QColor(255, 127, 14), QColor(23, 190, 207), QColor(140, 86, 75), QColor(227, 119, 194),
+]
+
+
+def colour_for(obj_id: str) -> QColor:
+    """A stable colour per busbar or CDU, so its assignment lines read as one family."""
+    digest = hashlib.blake2s(obj_id.encode(), digest_size=2).digest()
+    return _ASSIGN_COLOURS[digest[0] % len(_ASSIGN_COLOURS)]
+
+
+def lod_of(painter: QPainter) -> float:
+    return QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+
+
+def _cosmetic(colour: QColor, width: float = 0.0, style: Qt.PenStyle = Qt.SolidLine) -> QPen:
+    pen = QPen(colour, width, style)
+    pen.setCosmetic(True)
+    return pen
+
+
+def zone_tint(rating_kpa: float) -> QColor:
+    """Floor zones tinted by rating: weak floors warm, strong floors cool (alpha kept light)."""
+    low, high = 5.0, 20.0
+    t = min(1.0, max(0.0, (rating_kpa - low) / (high - low)))
+    return QColor.fromHsvF(0.02 + 0.5 * t, 0.45, 0.95, 0.22)
+
+
+class PlanItem(QGraphicsItem):
+    """Base of every plan item: an id, access to the document, selection and finding marks."""
+
+    movable = False
+
+    def __init__(self, doc_provider, obj_id: str) -> None:
+        super().__init__()
+        self._doc_provider = doc_provider
+        self.obj_id = obj_id
+        self.severity = ""
+        self.setFlag(QGraphicsItem.ItemIsSelectable, True)
+        self.setData(0, obj_id)
+
+    @property
+    def doc(self) -> Document:
+        return self._doc_provider()
+
+    def model(self):
+        return self.doc.get(self.obj_id)
+
+    def sync(self) -> None:
+        """Re-read geometry from the model."""
+        self.update()
+
+    def set_severity(self, severity: str) -> None:
+        if severity != self.severity:
+            self.severity = severity
+            self.update()
+
+    def outline_pen(self, normal: QColor) -> QPen:
+        if self.isSelected():
+            return _cosmetic(SELECTION_COLOUR, 3)
+        if self.severity in SEVERITY_COLOURS:
+            return _cosmetic(SEVERITY_COLOURS[self.severity], 3)
+        return _cosmetic(normal, 1)
+
+
+class FootprintItem(PlanItem):
+    """A rack or floor unit: a rectangle at the object's centre, front edge marked."""
+
+    movable = True
+    fill = QColor(235, 235, 240)
+    edge = QColor(60, 60, 70)
+
+    def __init__(self, doc_provider, obj_id: str) -> None:
+        super().__init__(doc_provider, obj_id)
+        self.setZValue(Z_FLOOR)
+        self._rect = QRectF()
+        self._front = QLineF()
+        self.sync()
+
+    def sync(self) -> None:
+        obj = self.model()
+        item = self.doc.catalog[obj.type]
+        ex, ey = extents(item.width_m, item.depth_m, obj.rotation)
+        rect = QRectF(-m(ex) / 2, -m(ey) / 2, m(ex), m(ey))
+        if rect != self._rect:
+            self.prepareGeometryChange()
+            self._rect = rect
+        fx, fy = FRONT_DIRECTION[obj.rotation % 360]
+        hx, hy = m(ex) / 2, m(ey) / 2
+        if fx == 0:
+            y = fy * hy
+            self._front = QLineF(-hx, y, hx, y)
+        else:
+            x = fx * hx
+            self._front = QLineF(x, -hy, x, hy)
+        self.setPos(to_scene(obj.x, obj.y))
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._rect.adjusted(-8, -8, 8, 8)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(self._rect)
+        return path
+
+    def fill_colour(self) -> QColor:
+        return self.fill
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        lod = lod_of(painter)
+        painter.setPen(self.outline_pen(self.edge))
+        painter.setBrush(self.fill_colour())
+        painter.drawRect(self._rect)
+        painter.setPen(_cosmetic(self.edge, 3))
+        painter.drawLine(self._front)
+        if lod >= LOD_NAMES:
+            self.paint_labels(painter, lod)
+        if self.severity and lod >= LOD_NAMES:
+            self._paint_badge(painter)
+
+    def _paint_badge(self, painter: QPainter) -> None:
+        colour = SEVERITY_COLOURS.get(self.severity)
+        if colour is None:
+            return
+        r = min(self._rect.width(), self._rect.height()) * 0.18
+        centre = self._rect.topRight() + QPointF(-r * 1.2, r * 1.2)
+        painter.setPen(Qt.NoPen)
+        painter.setBrush(colour)
+        painter.drawEllipse(centre, r, r)
+        painter.setPen(QColor("white"))
+        painter.setFont(_LABEL_FONT)
+        painter.drawText(QRectF(centre.x() - r, centre.y() - r, 2 * r, 2 * r), Qt.AlignCenter,
+                         "!" if self.severity == "error" else "?")
+
+    def paint_labels(self, painter: QPainter, lod: float) -> None:
+        painter.setPen(QColor(20, 20, 30))
+        painter.setFont(_LABEL_FONT)
+        painter.drawText(self._rect, Qt.AlignCenter, self.model().name)
+
+
+class RackItem(FootprintItem):
+    """A rack: name when zoomed in; GPUs and U used when zoomed further."""
+
+    fill = QColor(222, 230, 245)
+    _FILL_BY_CONTENT: ClassVar[dict[str, QColor]] = {"node": QColor(200, 218, 245), "switch": QColor(225, 210, 240),
+                        "storage": QColor(215, 235, 215)}
+
+    def sync(self) -> None:
+        kinds = {self.doc.catalog[d.type].kind for d in self.doc.devices_in(self.obj_id)}
+        self._content_fill = next((self._FILL_BY_CONTENT[k] for k in ("node", "switch", "storage")
+                                   if k in kinds), self.fill)
+        super().sync()
+
+    def fill_colour(self) -> QColor:
+        return self._content_fill
+
+    def paint_labels(self, painter: QPainter, lod: float) -> None:
+        rack = self.model()
+        painter.setPen(QColor(20, 20, 30))
+        painter.setFont(_LABEL_FONT)
+        if lod < LOD_DETAIL:
+            painter.drawText(self._rect, Qt.AlignCenter, rack.name)
+            return
+        devices = self.doc.devices_in(self.obj_id)
+        gpus = sum(self.doc.catalog[d.type].gpus for d in devices)
+        used = len(self.doc.used_units(self.obj_id))
+        total = self.doc.catalog[rack.type].rack_units
+        top = QRectF(self._rect.x(), self._rect.y(), self._rect.width(), self._rect.height() / 2)
+        painter.drawText(top, Qt.AlignHCenter | Qt.AlignBottom, rack.name)
+        painter.setFont(_SMALL_FONT)
+        bottom = top.translated(0, top.height())
+        lines = f"{used}/{total} U" + (f"\n{gpus} GPU" if gpus else "")
+        painter.drawText(bottom, Qt.AlignHCenter | Qt.AlignTop, lines)
+
+
+class FloorUnitItem(FootprintItem):
+    """A row CDU or power distribution cabinet standing on the floor."""
+
+    def fill_colour(self) -> QColor:
+        kind = self.doc.catalog[self.model().type].kind
+        return QColor(200, 238, 245) if kind == ROW_CDU else QColor(250, 225, 195)
+
+
+class BusbarItem(PlanItem):
+    """An overhead busbar run: side A solid, side B dashed, coloured per run."""
+
+    movable = True
+
+    def __init__(self, doc_provider, obj_id: str) -> None:
+        super().__init__(doc_provider, obj_id)
+        self.setZValue(Z_BUSBAR)
+        self._line = QLineF()
+        self.sync()
+
+    def sync(self) -> None:
+        bus = self.model()
+        line = QLineF(to_scene(bus.x1, bus.y1), to_scene(bus.x2, bus.y2))
+        if line != self._line:
+            self.prepareGeometryChange()
+            self._line = line
+        self.setPos(0, 0)
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(self._line.p1(), self._line.p2()).normalized().adjusted(-30, -30, 30, 30)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath(self._line.p1())
+        path.lineTo(self._line.p2())
+        stroker = QPainterPathStroker()
+        stroker.setWidth(m(0.2))
+        return stroker.createStroke(path)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        bus = self.model()
+        colour = colour_for(self.obj_id)
+        style = Qt.SolidLine if bus.side == "A" else Qt.DashLine
+        if self.isSelected() or self.severity:
+            painter.setPen(self.outline_pen(colour))
+            painter.drawLine(self._line)
+        pen = QPen(colour, m(0.08), style, Qt.FlatCap)
+        painter.setPen(pen)
+        painter.drawLine(self._line)
+        if lod_of(painter) >= LOD_NAMES:
+            painter.setFont(_LABEL_FONT)
+            painter.setPen(colour.darker(140))
+            start = self._line.p1()
+            painter.drawText(QPointF(start.x(), start.y() - m(0.08)), f"{bus.name} ({bus.side})")
+
+
+class ZoneItem(PlanItem):
+    """A floor zone tinted by its rating, labelled with it; picked by its edge or label."""
+
+    def __init__(self, doc_provider, obj_id: str) -> None:
+        super().__init__(doc_provider, obj_id)
+        self.setZValue(Z_ZONE)
+        self._polygon = QPolygonF()
+        self.sync()
+
+    def sync(self) -> None:
+        polygon = QPolygonF([to_scene(x, y) for x, y in self.model().polygon])
+        self.prepareGeometryChange()
+        self._polygon = polygon
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._polygon.boundingRect().adjusted(-10, -10, 10, 10)
+
+    def _label_rect(self) -> QRectF:
+        box = self._polygon.boundingRect()
+        return QRectF(box.x() + m(0.2), box.bottom() - m(0.7), min(box.width() - m(0.4), m(9)), m(0.6))
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addPolygon(self._polygon)
+        path.closeSubpath()
+        stroker = QPainterPathStroker()
+        stroker.setWidth(m(0.2))
+        edge = stroker.createStroke(path)
+        edge.addRect(self._label_rect())
+        return edge
+
+    def label(self) -> str:
+        zone = self.model()
+        text = f"{zone.name} · {zone.rating_kpa:.1f} kPa"
+        if zone.raised:
+            text += f" · tile {zone.tile_rating_kn:.1f} kN"
+        return text
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        zone = self.model()
+        tint = zone_tint(zone.rating_kpa)
+        ink = tint.darker(250)
+        ink.setAlpha(255)
+        painter.setPen(self.outline_pen(ink))
+        painter.setBrush(tint)
+        painter.drawPolygon(self._polygon)
+        if lod_of(painter) * _ZONE_FONT.pixelSize() >= 7:
+            painter.setFont(_ZONE_FONT)
+            painter.setPen(ink)
+            painter.drawText(self._label_rect(), Qt.AlignLeft | Qt.AlignVCenter, self.label())
+
+
+class ObstacleItem(PlanItem):
+    """A column or wall: solid dark fill."""
+
+    def __init__(self, doc_provider, obj_id: str) -> None:
+        super().__init__(doc_provider, obj_id)
+        self.setZValue(Z_OBSTACLE)
+        self._polygon = QPolygonF()
+        self.sync()
+
+    def sync(self) -> None:
+        self.prepareGeometryChange()
+        self._polygon = QPolygonF([to_scene(x, y) for x, y in self.model().polygon])
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._polygon.boundingRect().adjusted(-4, -4, 4, 4)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addPolygon(self._polygon)
+        return path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        painter.setPen(self.outline_pen(QColor(40, 40, 40)))
+        painter.setBrush(QBrush(QColor(90, 90, 95), Qt.SolidPattern))
+        painter.drawPolygon(self._polygon)
+        if lod_of(painter) >= LOD_DETAIL:
+            painter.setFont(_SMALL_FONT)
+            painter.setPen(QColor("white"))
+            painter.drawText(self._polygon.boundingRect(), Qt.AlignCenter, self.model().name)
+
+
+class DoorItem(PlanItem):
+    """A door in the hall wall: a thick gap line with its name."""
+
+    def __init__(self, doc_provider, obj_id: str) -> None:
+        super().__init__(doc_provider, obj_id)
+        self.setZValue(Z_MARK)
+        self._line = QLineF()
+        self.sync()
+
+    def sync(self) -> None:
+        door = self.model()
+        self.prepareGeometryChange()
+        self._line = QLineF(to_scene(door.x1, door.y1), to_scene(door.x2, door.y2))
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(self._line.p1(), self._line.p2()).normalized().adjusted(-40, -40, 40, 40)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath(self._line.p1())
+        path.lineTo(self._line.p2())
+        stroker = QPainterPathStroker()
+        stroker.setWidth(m(0.3))
+        return stroker.createStroke(path)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        if self.isSelected() or self.severity:
+            painter.setPen(self.outline_pen(QColor("black")))
+            painter.drawLine(self._line)
+        painter.setPen(QPen(QColor(0, 140, 90), m(0.2), Qt.SolidLine, Qt.FlatCap))
+        painter.drawLine(self._line)
+        if lod_of(painter) >= LOD_NAMES:
+            painter.setFont(_LABEL_FONT)
+            painter.setPen(QColor(0, 100, 60))
+            mid = self._line.center()
+            painter.drawText(QPointF(mid.x() + m(0.2), mid.y()), self.model().name)
+
+
+class HandOffItem(PlanItem):
+    """Where facility power, coolant or network enters: a lettered disc."""
+
+    movable = True
+    RADIUS = m(0.25)
+    _STYLE: ClassVar[dict[str, tuple[str, QColor]]] = {"power": ("P", QColor(230, 160, 20)), "coolant": ("C", QColor(30, 150, 220)),
+              "network": ("N", QColor(120, 80, 200))}
+
+    def __init__(self, doc_provider, obj_id: str) -> None:
+        super().__init__(doc_provider, obj_id)
+        self.setZValue(Z_MARK)
+        self.sync()
+
+    def sync(self) -> None:
+        handoff = self.model()
+        self.setPos(to_scene(handoff.x, handoff.y))
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        r = self.RADIUS + 4
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addEllipse(QPointF(0, 0), self.RADIUS, self.RADIUS)
+        return path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        handoff = self.model()
+        letter, colour = self._STYLE.get(handoff.kind, ("?", QColor(120, 120, 120)))
+        painter.setPen(self.outline_pen(colour.darker(150)))
+        painter.setBrush(colour)
+        painter.drawEllipse(QPointF(0, 0), self.RADIUS, self.RADIUS)
+        if lod_of(painter) >= LOD_NAMES:
+            painter.setPen(QColor("white"))
+            painter.setFont(_LABEL_FONT)
+            painter.drawText(self.boundingRect(), Qt.AlignCenter, letter)
+        if lod_of(painter) >= LOD_DETAIL:
+            painter.setPen(colour.darker(160))
+            painter.setFont(_SMALL_FONT)
+            painter.drawText(QPointF(self.RADIUS + 4, 4), handoff.name)
+
+
+ITEM_CLASSES: dict[str, type[PlanItem]] = {
+    "rack": RackItem, "fu": FloorUnitItem, "bus": BusbarItem, "zone": ZoneItem,
+    "obs": ObstacleItem, "door": DoorItem, "ho": HandOffItem,
+}

@@ -1,0 +1,157 @@
+"""Overlays drawn over the plan as single items: assignment lines, a highlighted cable route,
+and the preview of a gesture in progress (polygon capture, row tool, assign drag).
+
+One item draws many lines, so a hall of hundreds of racks costs one item, not hundreds.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem, QWidget
+
+from planner.model.document import Document
+from planner.ui.plan.items import Z_ASSIGN, colour_for
+from planner.ui.plan.units import m, to_scene
+
+Z_ROUTE = 60
+Z_PREVIEW = 70
+
+
+def nearest_on_segment(px: float, py: float, x1: float, y1: float, x2: float, y2: float) -> tuple[float, float]:
+    """The point of segment (x1, y1)–(x2, y2) nearest to (px, py)."""
+    dx, dy = x2 - x1, y2 - y1
+    length2 = dx * dx + dy * dy
+    if length2 == 0:
+        return x1, y1
+    t = max(0.0, min(1.0, ((px - x1) * dx + (py - y1) * dy) / length2))
+    return x1 + t * dx, y1 + t * dy
+
+
+def assignment_lines(doc: Document) -> list[tuple[str, str, QLineF]]:
+    """(target id, field, line) for every feed and loop assignment of every rack."""
+    lines = []
+    for rack in doc.racks.values():
+        centre = to_scene(rack.x, rack.y)
+        for field in ("feed_a", "feed_b"):
+            bus = doc.busbars.get(getattr(rack, field) or "")
+            if bus is not None:
+                x, y = nearest_on_segment(rack.x, rack.y, bus.x1, bus.y1, bus.x2, bus.y2)
+                lines.append((bus.id, field, QLineF(centre, to_scene(x, y))))
+        cdu_id = rack.cdu or ""
+        unit = doc.floor_units.get(cdu_id)
+        if unit is not None:
+            lines.append((cdu_id, "cdu", QLineF(centre, to_scene(unit.x, unit.y))))
+        elif cdu_id in doc.devices:
+            host = doc.racks.get(doc.devices[cdu_id].rack)
+            if host is not None and host.id != rack.id:
+                lines.append((cdu_id, "cdu", QLineF(centre, to_scene(host.x, host.y))))
+    return lines
+
+
+class AssignmentLayer(QGraphicsItem):
+    """Thin lines from each rack to its A feed, B feed (dashed) and CDU loop (dotted)."""
+
+    _STYLES: ClassVar[dict[str, Qt.PenStyle]] = {"feed_a": Qt.SolidLine, "feed_b": Qt.DashLine, "cdu": Qt.DotLine}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(Z_ASSIGN)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        self._groups: dict[tuple[str, str], list[QLineF]] = {}
+        self._bounds = QRectF()
+
+    def rebuild(self, doc: Document) -> None:
+        groups: dict[tuple[str, str], list[QLineF]] = {}
+        bounds = QRectF()
+        for target, field, line in assignment_lines(doc):
+            groups.setdefault((target, field), []).append(line)
+            bounds = bounds.united(QRectF(line.p1(), line.p2()).normalized())
+        self.prepareGeometryChange()
+        self._groups = groups
+        self._bounds = bounds.adjusted(-5, -5, 5, 5)
+        self.update()
+
+    def line_count(self) -> int:
+        return sum(len(lines) for lines in self._groups.values())
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        for (target, field), lines in self._groups.items():
+            pen = QPen(colour_for(target), 1.5, self._STYLES[field])
+            pen.setCosmetic(True)
+            painter.setPen(pen)
+            painter.drawLines(lines)
+
+
+class RouteItem(QGraphicsPathItem):
+    """A cable route highlighted on the plan (PlanView.show_route)."""
+
+    def __init__(self, points_m: list[tuple[float, float]]) -> None:
+        super().__init__()
+        path = QPainterPath()
+        if points_m:
+            path.moveTo(to_scene(*points_m[0]))
+            for x, y in points_m[1:]:
+                path.lineTo(to_scene(x, y))
+        self.setPath(path)
+        pen = QPen(QColor(255, 0, 160), m(0.1), Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
+        self.setPen(pen)
+        self.setZValue(Z_ROUTE)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+
+
+class PreviewItem(QGraphicsItem):
+    """The outline of a gesture in progress: polygon vertices, a ghost row, an assign sweep."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(Z_PREVIEW)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        self._polyline = QPolygonF()
+        self._rects: list[QRectF] = []
+        self._closed = False
+        self._colour = QColor(20, 110, 230)
+
+    def set_shape(self, points: list[QPointF], rects: list[QRectF] | None = None,
+                  closed: bool = False, colour: QColor | None = None) -> None:
+        self.prepareGeometryChange()
+        self._polyline = QPolygonF(points)
+        self._rects = list(rects or [])
+        self._closed = closed
+        if colour is not None:
+            self._colour = colour
+        self.update()
+
+    def clear(self) -> None:
+        self.set_shape([])
+
+    def boundingRect(self) -> QRectF:
+        box = self._polyline.boundingRect()
+        for rect in self._rects:
+            box = box.united(rect)
+        return box.adjusted(-20, -20, 20, 20)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        pen = QPen(self._colour, 2, Qt.DashLine)
+        pen.setCosmetic(True)
+        painter.setPen(pen)
+        fill = QColor(self._colour)
+        fill.setAlphaF(0.15)
+        painter.setBrush(fill)
+        for rect in self._rects:
+            painter.drawRect(rect)
+        painter.setBrush(Qt.NoBrush)
+        if self._closed:
+            painter.drawPolygon(self._polyline)
+        else:
+            painter.drawPolyline(self._polyline)
+        painter.setBrush(self._colour)
+        for point in self._polyline:
+            painter.drawEllipse(point, 5, 5)

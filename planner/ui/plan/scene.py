@@ -1,0 +1,265 @@
+"""The floor-plan scene: one item per plan object, refreshed from the session's Changes.
+
+The hall outline and the tile grid are background (cached by the view); zones, columns,
+doors, hand-offs, racks, floor units and busbars are items holding ids; assignment lines
+are one overlay item. Other parts add overlays through ``add_layer`` and mark findings
+through ``set_findings``. Selection lives in the session; the scene mirrors it both ways.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+
+from planner.commands import Change
+from planner.model.document import Document, prefix_of
+from planner.model.geometry import bounds_of
+from planner.ui.plan.items import ITEM_CLASSES, SEVERITY_COLOURS, PlanItem, lod_of
+from planner.ui.plan.overlays import AssignmentLayer
+from planner.ui.plan.units import TILE_M, m, to_model, to_scene
+from planner.ui.session import DocumentSession
+
+Z_LAYER = 50
+#: Grid lines closer than this on screen (pixels) are thinned out.
+MIN_GRID_PIXELS = 6.0
+_SEVERITY_RANK = {"": 0, "warning": 1, "error": 2}
+
+
+class PlanScene(QGraphicsScene):
+    """Draws the session's document to scale and keeps in step with every Change."""
+
+    def __init__(self, session: DocumentSession) -> None:
+        super().__init__()
+        self.session = session
+        self._items: dict[str, PlanItem] = {}
+        self._device_rack: dict[str, str] = {}
+        self._findings: dict[str, str] = {}
+        self._layers: list[QGraphicsItem] = []
+        self._syncing_selection = False
+        self._grid_cache: tuple[QRectF, list[QLineF], list[QLineF]] | None = None
+        self.assignments = AssignmentLayer()
+        self.setItemIndexMethod(QGraphicsScene.BspTreeIndex)
+        session.changed.connect(self.apply_change)
+        session.reset.connect(self.rebuild)
+        session.selection_changed.connect(self._select_from_session)
+        self.selectionChanged.connect(self._push_selection)
+        self.rebuild()
+
+    @property
+    def doc(self) -> Document:
+        return self.session.doc
+
+    # ------------------------------------------------------------- building
+    def _doc(self) -> Document:
+        return self.session.doc
+
+    def rebuild(self) -> None:
+        """Recreate every item from the document (a new plan was opened)."""
+        for item in list(self._items.values()):
+            self.removeItem(item)
+        self._items.clear()
+        if self.assignments.scene() is self:
+            self.removeItem(self.assignments)
+        doc = self.doc
+        for collection in (doc.zones, doc.obstacles, doc.doors, doc.handoffs, doc.racks,
+                           doc.floor_units, doc.busbars):
+            for obj_id in collection:
+                self._create(obj_id)
+        self._device_rack = {d.id: d.rack for d in doc.devices.values()}
+        self.addItem(self.assignments)
+        self.assignments.rebuild(doc)
+        self._update_hall()
+        self._apply_findings()
+        self._select_from_session(self.session.selection)
+
+    def _create(self, obj_id: str) -> None:
+        cls = ITEM_CLASSES.get(prefix_of(obj_id))
+        if cls is None:
+            return
+        item = cls(self._doc, obj_id)
+        self._items[obj_id] = item
+        self.addItem(item)
+
+    def _update_hall(self) -> None:
+        self._grid_cache = None
+        self.setSceneRect(self.hall_rect().adjusted(-m(5), -m(5), m(5), m(5)))
+        self.invalidate(self.sceneRect(), QGraphicsScene.BackgroundLayer)
+
+    def hall_rect(self) -> QRectF:
+        """The hall outline's bounding box in scene units (or everything, without an outline)."""
+        if self.doc.outline:
+            x0, y0, x1, y1 = bounds_of(self.doc.outline)
+            return QRectF(to_scene(x0, y0), to_scene(x1, y1))
+        box = self.itemsBoundingRect()
+        return box if not box.isEmpty() else QRectF(0, 0, m(20), m(12))
+
+    # ------------------------------------------------------------ refreshing
+    def apply_change(self, change: Change) -> None:
+        """Refresh exactly the ids a Change names (and the racks whose devices changed)."""
+        if change.outline:
+            self._update_hall()
+        racks_to_sync: set[str] = set()
+        for obj_id in change.removed:
+            item = self._items.pop(obj_id, None)
+            if item is not None:
+                self.removeItem(item)
+            rack_id = self._device_rack.pop(obj_id, None)
+            if rack_id:
+                racks_to_sync.add(rack_id)
+        for obj_id in change.added:
+            if prefix_of(obj_id) == "dev":
+                device = self.doc.devices[obj_id]
+                self._device_rack[obj_id] = device.rack
+                racks_to_sync.add(device.rack)
+            elif obj_id not in self._items:
+                self._create(obj_id)
+        for obj_id in change.modified:
+            if prefix_of(obj_id) == "dev":
+                racks_to_sync.add(self._device_rack.get(obj_id, ""))
+                device = self.doc.devices[obj_id]
+                self._device_rack[obj_id] = device.rack
+                racks_to_sync.add(device.rack)
+            elif obj_id in self._items:
+                self._items[obj_id].sync()
+        if change.catalog:
+            racks_to_sync.update(i for i in self._items if prefix_of(i) in ("rack", "fu"))
+        for rack_id in racks_to_sync:
+            if rack_id in self._items:
+                self._items[rack_id].sync()
+        if any(prefix_of(i) in ("rack", "bus", "fu", "dev") for i in change.touched):
+            self.assignments.rebuild(self.doc)
+        if change.added and self._findings:
+            self._apply_findings()
+
+    # ----------------------------------------------------------------- lookup
+    def item_for(self, obj_id: str) -> PlanItem | None:
+        return self._items.get(obj_id)
+
+    def plan_items(self) -> list[PlanItem]:
+        return list(self._items.values())
+
+    def plan_item_at(self, point, kinds: tuple[str, ...] | None = None) -> PlanItem | None:
+        """The topmost plan item under a scene point (optionally only of some id prefixes)."""
+        for item in self.items(point, Qt.IntersectsItemShape, Qt.DescendingOrder):
+            if isinstance(item, PlanItem) and (kinds is None or prefix_of(item.obj_id) in kinds):
+                return item
+        return None
+
+    def rack_at(self, x_m: float, y_m: float) -> str | None:
+        item = self.plan_item_at(to_scene(x_m, y_m), kinds=("rack",))
+        return item.obj_id if item else None
+
+    # -------------------------------------------------------------- selection
+    def _select_from_session(self, ids: set[str]) -> None:
+        self._syncing_selection = True
+        try:
+            for obj_id, item in self._items.items():
+                item.setSelected(obj_id in ids)
+        finally:
+            self._syncing_selection = False
+
+    def _push_selection(self) -> None:
+        if self._syncing_selection:
+            return
+        ids = {item.obj_id for item in self.selectedItems() if isinstance(item, PlanItem)}
+        self.session.select(ids)
+
+    # --------------------------------------------------------------- findings
+    def set_findings(self, severity_by_id: dict[str, str]) -> None:
+        """Outline items with findings: "error" red, "warning" amber. Devices mark their rack."""
+        self._findings = dict(severity_by_id)
+        self._apply_findings()
+
+    def _apply_findings(self) -> None:
+        doc = self.doc
+        marks: dict[str, str] = {}
+
+        def mark(obj_id: str, severity: str) -> None:
+            if _SEVERITY_RANK.get(severity, 0) > _SEVERITY_RANK[marks.get(obj_id, "")]:
+                marks[obj_id] = severity
+
+        for obj_id, severity in self._findings.items():
+            if severity not in SEVERITY_COLOURS:
+                continue
+            prefix = prefix_of(obj_id)
+            if prefix == "dev" and obj_id in doc.devices:
+                mark(doc.devices[obj_id].rack, severity)
+            elif prefix == "link" and obj_id in doc.links:
+                link = doc.links[obj_id]
+                for end in (link.a_device, link.b_device):
+                    if end in doc.devices:
+                        mark(doc.devices[end].rack, severity)
+            else:
+                mark(obj_id, severity)
+        for obj_id, item in self._items.items():
+            item.set_severity(marks.get(obj_id, ""))
+
+    # ----------------------------------------------------------------- layers
+    def add_layer(self, item: QGraphicsItem) -> None:
+        """Add an overlay (heat map, cable routes) above the plan; it takes no mouse input."""
+        if item.zValue() == 0:
+            item.setZValue(Z_LAYER)
+        item.setAcceptedMouseButtons(Qt.NoButton)
+        self._layers.append(item)
+        self.addItem(item)
+
+    def remove_layer(self, item: QGraphicsItem) -> None:
+        if item in self._layers:
+            self._layers.remove(item)
+            self.removeItem(item)
+
+    def set_assignments_visible(self, visible: bool) -> None:
+        self.assignments.setVisible(visible)
+
+    # ------------------------------------------------------------- background
+    def _grid(self) -> tuple[QRectF, list[QLineF], list[QLineF]]:
+        """Tile lines over the hall, and every fifth line (metre-ish majors), computed once."""
+        if self._grid_cache is None:
+            box = self.hall_rect()
+            step = m(TILE_M)
+            minor: list[QLineF] = []
+            major: list[QLineF] = []
+            x0, y0 = to_model(box.topLeft())
+            first_x = math.ceil(x0 / TILE_M - 1e-6)
+            first_y = math.ceil(y0 / TILE_M - 1e-6)
+            for k in range(first_x, first_x + int(box.width() / step) + 2):
+                x = k * step
+                if x <= box.right() + 0.01:
+                    (major if k % 5 == 0 else minor).append(QLineF(x, box.top(), x, box.bottom()))
+            for k in range(first_y, first_y + int(box.height() / step) + 2):
+                y = k * step
+                if y <= box.bottom() + 0.01:
+                    (major if k % 5 == 0 else minor).append(QLineF(box.left(), y, box.right(), y))
+            self._grid_cache = (box, minor, major)
+        return self._grid_cache
+
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        painter.fillRect(rect, QColor(200, 202, 206))
+        outline = QPolygonF([to_scene(x, y) for x, y in self.doc.outline])
+        if outline.isEmpty():
+            return
+        painter.setPen(Qt.NoPen)
+        painter.setBrush(QColor(252, 252, 250))
+        painter.drawPolygon(outline)
+        clip = QPainterPath()
+        clip.addPolygon(outline)
+        painter.save()
+        painter.setClipPath(clip, Qt.IntersectClip)
+        _box, minor, major = self._grid()
+        pixels_per_tile = lod_of(painter) * m(TILE_M)
+        if pixels_per_tile >= MIN_GRID_PIXELS:
+            pen = QPen(QColor(205, 208, 214), 0)
+            painter.setPen(pen)
+            painter.drawLines(minor)
+        if pixels_per_tile * 5 >= MIN_GRID_PIXELS:
+            painter.setPen(QPen(QColor(165, 170, 180), 0))
+            painter.drawLines(major)
+        painter.restore()
+        wall = QPen(QColor(30, 30, 35), 3)
+        wall.setCosmetic(True)
+        painter.setPen(wall)
+        painter.setBrush(Qt.NoBrush)
+        painter.drawPolygon(outline)

@@ -1,0 +1,506 @@
+"""The floor-plan view: zoom, pan, selection, drag-to-move, drops from the palette, the row
+tool, assign-by-drag, polygon capture, the scale bar and the cursor position.
+
+Every edit leaves here as one command on the session (through PlanEditor); during a drag the
+items are only displaced as a preview and the model changes once, on release.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QAction, QColor, QKeySequence, QPainter, QPen
+from PySide6.QtWidgets import QApplication, QGraphicsView, QWidget
+
+from planner.model.catalog import RACK
+from planner.model.document import prefix_of
+from planner.model.geometry import extents
+from planner.ui.plan.editing import MOVABLE_PREFIXES, PlanEditor
+from planner.ui.plan.items import PlanItem
+from planner.ui.plan.overlays import PreviewItem, RouteItem
+from planner.ui.plan.scene import PlanScene
+from planner.ui.plan.units import SCENE_PER_M, m, snap_m, to_model, to_scene
+from planner.ui.session import DocumentSession
+
+MIME_TYPE = "application/x-hallplanner-type"
+ZOOM_STEP = 1.25
+#: Zoom limits in screen pixels per metre.
+MIN_PIXELS_PER_M, MAX_PIXELS_PER_M = 0.5, 2000.0
+SCALE_BAR_PIXELS = 120
+
+
+def nice_length(target_m: float) -> float:
+    """The 1-2-5 series length nearest below ``target_m`` (for the scale bar)."""
+    exponent = math.floor(math.log10(target_m))
+    for factor in (5, 2, 1):
+        if factor * 10 ** exponent <= target_m:
+            return factor * 10 ** exponent
+    return 10 ** exponent
+
+
+class PlanView(QGraphicsView):
+    """Shows a PlanScene and turns mouse, key and drop gestures into commands."""
+
+    cursor_moved = Signal(float, float)
+    status_message = Signal(str)
+    polygon_captured = Signal(object)
+
+    def __init__(self, session: DocumentSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.plan_scene = PlanScene(session)
+        self.setScene(self.plan_scene)
+        self.setRenderHint(QPainter.Antialiasing, False)
+        self.setRenderHint(QPainter.TextAntialiasing, True)
+        self.setCacheMode(QGraphicsView.CacheBackground)
+        self.setOptimizationFlag(QGraphicsView.DontSavePainterState, True)
+        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.AnchorViewCenter)
+        self.setDragMode(QGraphicsView.RubberBandDrag)
+        self.setRubberBandSelectionMode(Qt.ContainsItemShape)
+        self.setAcceptDrops(True)
+        self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.StrongFocus)
+        self.editor = PlanEditor(self)
+        self.preview = PreviewItem()
+        self.plan_scene.addItem(self.preview)
+        self._route: RouteItem | None = None
+        self._snap = True
+        self._space = False
+        self._mode = ""
+        self._press = QPointF()
+        self._last_view_pos = QPointF()
+        self._moving: dict[str, QPointF] = {}
+        self._anchor = ""
+        self._delta = (0.0, 0.0)
+        self._polygon: list[tuple[float, float]] = []
+        self._row_type = ""
+        self._row: list = []
+        self._assign_source = ""
+        self._assign_racks: list[str] = []
+        self._last_sweep = QPointF()
+        self._view_actions = self._make_view_actions()
+        session.reset.connect(self._on_reset)
+        self.scale(0.5, 0.5)
+
+    # ----------------------------------------------------------------- actions
+    def _make_view_actions(self) -> list[QAction]:
+        def action(text: str, shortcut: QKeySequence | None, slot, checkable: bool = False,
+                   checked: bool = False) -> QAction:
+            act = QAction(text, self)
+            if shortcut is not None:
+                act.setShortcut(shortcut)
+                act.setShortcutContext(Qt.WidgetWithChildrenShortcut)
+            act.setCheckable(checkable)
+            act.setChecked(checked)
+            act.triggered.connect(slot)
+            self.addAction(act)
+            return act
+
+        self.snap_action = action("Snap to &tile grid", QKeySequence("G"),
+                                  lambda on: self.set_snap_enabled(on), True, True)
+        self.assignments_action = action("Show &assignments", QKeySequence("Shift+A"),
+                                         lambda on: self.set_assignments_visible(on), True, True)
+        self.row_tool_action = action("&Row tool", QKeySequence("Shift+R"),
+                                      lambda on: self.set_row_tool(on), True, False)
+        return [
+            action("Zoom &in", QKeySequence.ZoomIn, lambda: self.zoom_in()),
+            action("Zoom &out", QKeySequence.ZoomOut, lambda: self.zoom_out()),
+            action("&Fit to hall", QKeySequence("Ctrl+0"), lambda: self.fit_to_hall()),
+            self.snap_action, self.assignments_action, self.row_tool_action,
+        ]
+
+    def edit_actions(self) -> list[QAction]:
+        """Select all, copy, paste, duplicate, delete, rotate, array — for the Edit menu."""
+        return self.editor.edit_actions()
+
+    def view_actions(self) -> list[QAction]:
+        """Zoom in/out, fit, snap toggle, assignments toggle, row tool — for View/Plan menus."""
+        return list(self._view_actions)
+
+    # ------------------------------------------------------------------- zoom
+    def pixels_per_m(self) -> float:
+        return self.transform().m11() * SCENE_PER_M
+
+    def _zoom(self, factor: float) -> None:
+        target = self.pixels_per_m() * factor
+        if MIN_PIXELS_PER_M <= target <= MAX_PIXELS_PER_M:
+            self.scale(factor, factor)
+            self.viewport().update()
+
+    def zoom_in(self) -> None:
+        self._zoom(ZOOM_STEP)
+
+    def zoom_out(self) -> None:
+        self._zoom(1 / ZOOM_STEP)
+
+    def fit_to_hall(self) -> None:
+        self.fitInView(self.plan_scene.hall_rect().adjusted(-m(1), -m(1), m(1), m(1)), Qt.KeepAspectRatio)
+        self.viewport().update()
+
+    def centre_on_ids(self, ids) -> None:
+        rect = QRectF()
+        for obj_id in ids:
+            item = self.plan_scene.item_for(obj_id)
+            if item is None and obj_id in self.session.doc.devices:
+                item = self.plan_scene.item_for(self.session.doc.devices[obj_id].rack)
+            if item is not None:
+                rect = rect.united(item.sceneBoundingRect())
+        if rect.isEmpty():
+            return
+        visible = self.mapToScene(self.viewport().rect()).boundingRect()
+        if rect.width() > visible.width() or rect.height() > visible.height():
+            self.fitInView(rect.adjusted(-m(1), -m(1), m(1), m(1)), Qt.KeepAspectRatio)
+        else:
+            self.centerOn(rect.center())
+
+    def wheelEvent(self, event) -> None:
+        if event.angleDelta().y() > 0:
+            self.zoom_in()
+        elif event.angleDelta().y() < 0:
+            self.zoom_out()
+        event.accept()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        super().scrollContentsBy(dx, dy)
+        self.viewport().update()
+
+    # ---------------------------------------------------------------- options
+    def set_snap_enabled(self, enabled: bool) -> None:
+        self._snap = bool(enabled)
+        self.snap_action.setChecked(self._snap)
+
+    def snap_enabled(self) -> bool:
+        return self._snap
+
+    def set_assignments_visible(self, visible: bool) -> None:
+        self.plan_scene.set_assignments_visible(bool(visible))
+        self.assignments_action.setChecked(bool(visible))
+
+    def set_row_tool(self, on: bool, type_key: str | None = None) -> None:
+        """Row tool: drag on the floor lays a row of racks (of ``type_key`` or the default rack)."""
+        self._row_type = type_key or self.session.doc.catalog.default_rack().key
+        self.row_tool_action.setChecked(bool(on))
+        if on:
+            self.status_message.emit("Row tool: drag along the floor to lay out a row of racks")
+
+    def snap_point(self, x: float, y: float) -> tuple[float, float]:
+        if not self._snap:
+            return round(x, 3), round(y, 3)
+        return snap_m(x), snap_m(y)
+
+    def snap_centre(self, x: float, y: float, width: float, depth: float, rotation: int) -> tuple[float, float]:
+        """Centre for a footprint dropped at (x, y): its corner on a tile line when snapping."""
+        ex, ey = extents(width, depth, rotation)
+        if not self._snap:
+            return round(x, 3), round(y, 3)
+        return round(snap_m(x - ex / 2) + ex / 2, 6), round(snap_m(y - ey / 2) + ey / 2, 6)
+
+    # ----------------------------------------------------------------- routes
+    def show_route(self, points_m: list[tuple[float, float]]) -> None:
+        self.clear_route()
+        self._route = RouteItem(points_m)
+        self.plan_scene.addItem(self._route)
+
+    def clear_route(self) -> None:
+        if self._route is not None:
+            self.plan_scene.removeItem(self._route)
+            self._route = None
+
+    # -------------------------------------------------------- polygon capture
+    def start_polygon_capture(self) -> None:
+        """Collect clicked vertices; double-click or Enter finishes, Esc cancels."""
+        self._cancel()
+        self._mode = "polygon"
+        self._polygon = []
+        self.setDragMode(QGraphicsView.NoDrag)
+        self.status_message.emit("Click the corners; double-click or Enter to finish, Esc to cancel")
+
+    def _finish_polygon(self) -> None:
+        points = list(self._polygon)
+        self._cancel()
+        if len(points) >= 3:
+            self.polygon_captured.emit(points)
+        else:
+            self.status_message.emit("A polygon needs at least three corners")
+
+    def _cancel(self) -> None:
+        if self._mode == "move":
+            self.plan_scene_resync(self._moving)
+        self._mode = ""
+        self._moving = {}
+        self._polygon = []
+        self._assign_racks = []
+        self.preview.clear()
+        self.setDragMode(QGraphicsView.ScrollHandDrag if self._space else QGraphicsView.RubberBandDrag)
+
+    def plan_scene_resync(self, ids) -> None:
+        for obj_id in ids:
+            item = self.plan_scene.item_for(obj_id)
+            if item is not None:
+                item.sync()
+
+    def _on_reset(self) -> None:
+        self._cancel()
+        self.clear_route()
+        self.fit_to_hall()
+
+    # ------------------------------------------------------------------ mouse
+    def _scene_m(self, event) -> tuple[float, float]:
+        return to_model(self.mapToScene(event.position().toPoint()))
+
+    def mousePressEvent(self, event) -> None:
+        pos = self.mapToScene(event.position().toPoint())
+        self._press = pos
+        self._last_view_pos = event.position()
+        button = event.button()
+        if button == Qt.MiddleButton or (button == Qt.LeftButton and self._space):
+            self._mode = "pan"
+            self.viewport().setCursor(Qt.ClosedHandCursor)
+            event.accept()
+            return
+        if button != Qt.LeftButton:
+            super().mousePressEvent(event)
+            return
+        x, y = to_model(pos)
+        if self._mode == "polygon":
+            self._polygon.append(self.snap_point(x, y))
+            self._preview_polygon(pos)
+            return
+        if self.row_tool_action.isChecked():
+            self._mode = "row"
+            return
+        item = self.plan_scene.plan_item_at(pos)
+        alt = bool(event.modifiers() & Qt.AltModifier)
+        if item is not None and alt and self.editor.assignment_field(item.obj_id):
+            self._mode = "assign"
+            self._assign_source = item.obj_id
+            self._assign_racks = []
+            self._last_sweep = pos
+            return
+        if item is not None:
+            self._press_on_item(item, event.modifiers())
+            return
+        super().mousePressEvent(event)
+
+    def _press_on_item(self, item: PlanItem, modifiers) -> None:
+        selection = self.session.selection
+        if modifiers & (Qt.ControlModifier | Qt.ShiftModifier):
+            self.session.select(selection ^ {item.obj_id})
+            return
+        if item.obj_id not in selection:
+            selection = {item.obj_id}
+            self.session.select(selection)
+        self._mode = "move-pending"
+        self._anchor = item.obj_id
+        self._moving = {}
+        for obj_id in selection:
+            moving = self.plan_scene.item_for(obj_id)
+            if moving is not None and prefix_of(obj_id) in MOVABLE_PREFIXES:
+                self._moving[obj_id] = moving.pos()
+        self._delta = (0.0, 0.0)
+
+    def mouseMoveEvent(self, event) -> None:
+        pos = self.mapToScene(event.position().toPoint())
+        x, y = to_model(pos)
+        self.cursor_moved.emit(x, y)
+        if self._mode == "pan":
+            delta = event.position() - self._last_view_pos
+            self._last_view_pos = event.position()
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - int(delta.x()))
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - int(delta.y()))
+            return
+        if self._mode == "move-pending":
+            moved = (self.mapFromScene(pos) - self.mapFromScene(self._press)).manhattanLength()
+            if moved >= QApplication.startDragDistance() and self._moving:
+                self._mode = "move"
+        if self._mode == "move":
+            self._drag_move(pos)
+            return
+        if self._mode == "row":
+            self._preview_row(pos)
+            return
+        if self._mode == "assign":
+            self._sweep_assign(pos)
+            return
+        if self._mode == "polygon":
+            self._preview_polygon(pos)
+            return
+        if self._mode != "move-pending":
+            super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:
+        mode = self._mode
+        if mode == "pan":
+            self._mode = ""
+            self.viewport().unsetCursor()
+            return
+        if mode == "move":
+            ids = list(self._moving)
+            dx, dy = self._delta
+            self._cancel()
+            if dx or dy:
+                self.editor.move(ids, dx, dy)
+            return
+        if mode == "move-pending":
+            self._mode = ""
+            self._moving = {}
+            return
+        if mode == "row":
+            racks = self._row_racks(self.mapToScene(event.position().toPoint()))
+            self._cancel()
+            self.editor.add_row(racks)
+            return
+        if mode == "assign":
+            source, racks = self._assign_source, list(self._assign_racks)
+            self._cancel()
+            self.editor.assign(source, racks)
+            return
+        if mode == "polygon":
+            return
+        super().mouseReleaseEvent(event)
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        if self._mode == "polygon":
+            self._finish_polygon()
+            return
+        super().mouseDoubleClickEvent(event)
+
+    def _drag_move(self, pos: QPointF) -> None:
+        raw_x, raw_y = to_model(pos - self._press)
+        ax, ay = self._anchor_corner()
+        if self._snap:
+            dx, dy = snap_m(ax + raw_x) - ax, snap_m(ay + raw_y) - ay
+        else:
+            dx, dy = raw_x, raw_y
+        self._delta = (round(dx, 6), round(dy, 6))
+        offset = to_scene(*self._delta)
+        for obj_id, start in self._moving.items():
+            item = self.plan_scene.item_for(obj_id)
+            if item is not None:
+                item.setPos(start + offset)
+
+    def _anchor_corner(self) -> tuple[float, float]:
+        """The point of the grabbed object that snaps to the grid: footprint corner or line start."""
+        doc = self.session.doc
+        obj = doc.find(self._anchor) if self._anchor in self._moving else None
+        if obj is None:
+            obj = doc.find(next(iter(self._moving)))
+        prefix = prefix_of(obj.id)
+        if prefix in ("rack", "fu"):
+            x0, y0, _x1, _y1 = doc.rack_bounds(obj)
+            return x0, y0
+        if prefix == "bus":
+            return obj.x1, obj.y1
+        return obj.x, obj.y
+
+    def _row_racks(self, pos: QPointF) -> list:
+        x0, y0 = to_model(self._press)
+        x1, y1 = to_model(pos)
+        key = self._row_type or self.session.doc.catalog.default_rack().key
+        if self.session.doc.catalog[key].kind != RACK:
+            key = self.session.doc.catalog.default_rack().key
+        return self.editor.row_racks(key, x0, y0, x1, y1)
+
+    def _preview_row(self, pos: QPointF) -> None:
+        doc = self.session.doc
+        rects = []
+        for rack in self._row_racks(pos):
+            x0, y0, x1, y1 = doc.rack_bounds(rack)
+            rects.append(QRectF(to_scene(x0, y0), to_scene(x1, y1)))
+        self.preview.set_shape([], rects)
+        self.status_message.emit(f"Row of {len(rects)} racks")
+
+    def _sweep_assign(self, pos: QPointF) -> None:
+        start = self._last_sweep
+        steps = max(1, int(math.hypot(pos.x() - start.x(), pos.y() - start.y()) / m(0.1)))
+        for k in range(steps + 1):
+            point = start + (pos - start) * (k / steps)
+            item = self.plan_scene.plan_item_at(point, kinds=("rack",))
+            if item is not None and item.obj_id not in self._assign_racks:
+                self._assign_racks.append(item.obj_id)
+        self._last_sweep = pos
+        source = self.plan_scene.item_for(self._assign_source)
+        rects = [self.plan_scene.item_for(r).sceneBoundingRect() for r in self._assign_racks]
+        origin = source.sceneBoundingRect().center() if source else self._press
+        self.preview.set_shape([origin, pos], rects)
+
+    def _preview_polygon(self, cursor: QPointF) -> None:
+        points = [to_scene(x, y) for x, y in self._polygon] + [cursor]
+        self.preview.set_shape(points)
+
+    # -------------------------------------------------------------------- keys
+    def keyPressEvent(self, event) -> None:
+        key = event.key()
+        if key == Qt.Key_Space and not event.isAutoRepeat():
+            self._space = True
+            if not self._mode:
+                self.setDragMode(QGraphicsView.ScrollHandDrag)
+            return
+        if key == Qt.Key_Escape:
+            self._cancel()
+            self.row_tool_action.setChecked(False)
+            return
+        if key in (Qt.Key_Return, Qt.Key_Enter) and self._mode == "polygon":
+            self._finish_polygon()
+            return
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event) -> None:
+        if event.key() == Qt.Key_Space and not event.isAutoRepeat():
+            self._space = False
+            if not self._mode:
+                self.setDragMode(QGraphicsView.RubberBandDrag)
+            return
+        super().keyReleaseEvent(event)
+
+    # ------------------------------------------------------------------- drops
+    def dragEnterEvent(self, event) -> None:
+        if event.mimeData().hasFormat(MIME_TYPE):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event) -> None:
+        if event.mimeData().hasFormat(MIME_TYPE):
+            x, y = to_model(self.mapToScene(event.position().toPoint()))
+            self.cursor_moved.emit(x, y)
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event) -> None:
+        if not event.mimeData().hasFormat(MIME_TYPE):
+            event.ignore()
+            return
+        key = bytes(event.mimeData().data(MIME_TYPE)).decode("utf-8")
+        x, y = to_model(self.mapToScene(event.position().toPoint()))
+        event.acceptProposedAction()
+        self.editor.drop(key, x, y)
+        self.setFocus()
+
+    # -------------------------------------------------------------- scale bar
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        pixels_per_m = self.pixels_per_m()
+        if pixels_per_m <= 0:
+            return
+        length_m = nice_length(SCALE_BAR_PIXELS / pixels_per_m)
+        length_px = length_m * pixels_per_m
+        painter.save()
+        painter.resetTransform()
+        height = self.viewport().height()
+        x0, y0 = 16.0, height - 20.0
+        painter.setRenderHint(QPainter.Antialiasing, True)
+        painter.fillRect(QRectF(x0 - 8, y0 - 26, length_px + 16, 34), QColor(255, 255, 255, 215))
+        pen = QPen(QColor(20, 20, 20), 2)
+        painter.setPen(pen)
+        painter.drawLine(QPointF(x0, y0), QPointF(x0 + length_px, y0))
+        for x in (x0, x0 + length_px / 2, x0 + length_px):
+            painter.drawLine(QPointF(x, y0 - 5), QPointF(x, y0 + 1))
+        font = painter.font()
+        font.setPixelSize(12)
+        painter.setFont(font)
+        label = f"{length_m:g} m" if length_m >= 1 else f"{length_m * 100:g} cm"
+        painter.drawText(QRectF(x0, y0 - 24, length_px, 16), Qt.AlignCenter, label)
+        painter.restore()
