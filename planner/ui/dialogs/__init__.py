@@ -1,0 +1,1 @@
+"""Dialogs of the main window: new hall, hall features, custom equipment type."""

@@ -1,0 +1,189 @@
+"""Define a custom equipment type: a catalogue entry saved inside the plan (AddCatalogItem).
+
+The form shows only the fields that matter for the chosen kind and asks where the figures
+come from, because every catalogue entry cites its source (DESIGN §2).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from planner.commands import AddCatalogItem, Command
+from planner.model.catalog import (
+    BUSBAR,
+    CABINET,
+    IN_RACK_KINDS,
+    NODE,
+    RACK,
+    RACK_CDU,
+    RACK_PDU,
+    ROW_CDU,
+    STORAGE,
+    SWITCH,
+    CatalogItem,
+)
+from planner.model.document import Document
+from planner.ui.dialogs.new_hall import spin
+
+KIND_LABELS = {
+    NODE: "GPU node", SWITCH: "Switch", STORAGE: "Storage node", RACK_PDU: "Rack PDU (0U)",
+    RACK_CDU: "In-rack CDU", RACK: "Rack", ROW_CDU: "Row CDU", CABINET: "Power cabinet", BUSBAR: "Busbar run",
+}
+_FLOOR = (RACK, ROW_CDU, CABINET)
+_POWERED = (*IN_RACK_KINDS, ROW_CDU)
+_PORTED = (NODE, SWITCH, STORAGE)
+_COOLING = (RACK_CDU, ROW_CDU)
+_ELECTRICAL = (RACK_PDU, CABINET, BUSBAR)
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """A catalogue field on the form: label, unit, range, the kinds it applies to, UI→SI scale."""
+
+    name: str
+    label: str
+    unit: str
+    maximum: float
+    kinds: tuple[str, ...]
+    decimals: int = 2
+    scale: float = 1.0
+
+
+FIELDS = (
+    FieldSpec("width_m", "Width", "m", 5, (*IN_RACK_KINDS, *_FLOOR), 3),
+    FieldSpec("depth_m", "Depth", "m", 5, (*IN_RACK_KINDS, *_FLOOR), 3),
+    FieldSpec("height_u", "Height", "U", 60, IN_RACK_KINDS, 0),
+    FieldSpec("rack_units", "Rack units", "U", 60, (RACK,), 0),
+    FieldSpec("weight_kg", "Weight", "kg", 5000, (*IN_RACK_KINDS, *_FLOOR), 1),
+    FieldSpec("max_load_kg", "Max static load", "kg", 10000, (RACK,), 0),
+    FieldSpec("max_power_kw", "Max power", "kW", 1000, (RACK,), 1),
+    FieldSpec("power_w", "Power, steady", "kW", 1000, _POWERED, 3, 1000.0),
+    FieldSpec("power_peak_w", "Power, peak", "kW", 1000, _POWERED, 3, 1000.0),
+    FieldSpec("liquid_fraction", "Liquid-cooled share", "%", 100, (NODE, SWITCH, STORAGE), 0, 0.01),
+    FieldSpec("gpus", "GPUs", "", 64, (NODE,), 0),
+    FieldSpec("port_cages", "Port cages", "", 256, _PORTED, 0),
+    FieldSpec("ports_per_cage", "Ports per cage", "", 8, _PORTED, 0),
+    FieldSpec("port_speed_gbps", "Port speed", "Gb/s", 3200, _PORTED, 0),
+    FieldSpec("capacity_kw", "Cooling capacity", "kW", 10000, _COOLING, 1),
+    FieldSpec("rated_flow_lpm", "Rated flow", "L/min", 20000, _COOLING, 1),
+    FieldSpec("pumps", "Pumps", "", 16, _COOLING, 0),
+    FieldSpec("redundant_pumps", "of which redundant", "", 16, _COOLING, 0),
+    FieldSpec("approach_k", "Approach", "K", 20, _COOLING, 1),
+    FieldSpec("reach_m", "Hose/pipe reach", "m", 500, _COOLING, 1),
+    FieldSpec("rating_a", "Rating", "A", 6300, _ELECTRICAL, 0),
+    FieldSpec("voltage_v", "Voltage", "V", 1000, _ELECTRICAL, 0),
+    FieldSpec("phases", "Phases", "", 3, _ELECTRICAL, 0),
+    FieldSpec("tapoff_rating_a", "Tap-off rating", "A", 1000, (BUSBAR,), 0),
+)
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "type"
+
+
+class CustomTypeDialog(QDialog):
+    """A form for one new catalogue entry of any kind."""
+
+    def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.setWindowTitle("Define equipment type")
+        self.kind = QComboBox()
+        for kind, label in KIND_LABELS.items():
+            self.kind.addItem(label, kind)
+        self.name = QLineEdit()
+        self.name.setPlaceholderText("e.g. 8-GPU node, liquid-cooled, 5U")
+        self.source = QPlainTextEdit()
+        self.source.setPlaceholderText("Where the figures come from (datasheet, measurement …)")
+        self.source.setFixedHeight(60)
+        self.form = QFormLayout()
+        self.form.addRow("Kind", self.kind)
+        self.form.addRow("Name", self.name)
+        self.boxes: dict[str, QDoubleSpinBox] = {}
+        for spec in FIELDS:
+            box = spin(0.0, spec.maximum, spec.unit, spec.decimals)
+            self.boxes[spec.name] = box
+            self.form.addRow(spec.label, box)
+        self.boxes["ports_per_cage"].setValue(1)
+        self.form.addRow("Source of figures", self.source)
+        self.kind.currentIndexChanged.connect(self._show_fields)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(self.form)
+        layout.addWidget(buttons)
+        self._item: CatalogItem | None = None
+        self._show_fields()
+
+    def set_kind(self, kind: str) -> None:
+        self.kind.setCurrentIndex(self.kind.findData(kind))
+
+    def _show_fields(self) -> None:
+        kind = self.kind.currentData()
+        for spec in FIELDS:
+            self.form.setRowVisible(self.boxes[spec.name], kind in spec.kinds)
+        self.adjustSize()
+
+    # ------------------------------------------------------------------ result
+    def _build(self) -> CatalogItem:
+        kind = self.kind.currentData()
+        name = self.name.text().strip()
+        if not name:
+            raise ValueError("Give the type a name.")
+        source = self.source.toPlainText().strip()
+        if not source:
+            raise ValueError("Say where the figures come from (a datasheet, a measurement …).")
+        values: dict[str, float | int] = {}
+        for spec in FIELDS:
+            if kind not in spec.kinds:
+                continue
+            value = self.boxes[spec.name].value() * spec.scale
+            values[spec.name] = round(value) if spec.decimals == 0 and spec.scale == 1.0 else value
+        if kind in (*IN_RACK_KINDS, *_FLOOR) and (values["width_m"] <= 0 or values["depth_m"] <= 0):
+            raise ValueError("Width and depth must be greater than zero.")
+        if kind in IN_RACK_KINDS and kind != RACK_PDU and values["height_u"] < 1:
+            raise ValueError("Equipment in a rack is at least 1U high (only rack PDUs are 0U).")
+        if kind == RACK_PDU and values["height_u"] != 0:
+            raise ValueError("Rack PDUs mount in the side channel: height 0U.")
+        if kind == RACK and values["rack_units"] < 1:
+            raise ValueError("A rack needs its number of rack units.")
+        if kind in _POWERED and values["power_peak_w"] < values["power_w"]:
+            raise ValueError("Peak power cannot be below steady power.")
+        key = f"custom-{slug(name)}"
+        number = 2
+        while key in self.doc.catalog:
+            key = f"custom-{slug(name)}-{number}"
+            number += 1
+        return CatalogItem(key=key, kind=kind, name=name, source=source, custom=True, **values)
+
+    def accept(self) -> None:
+        try:
+            self._item = self._build()
+        except ValueError as exc:
+            QMessageBox.warning(self, "Define equipment type", str(exc))
+            return
+        super().accept()
+
+    def item(self) -> CatalogItem:
+        """The entry defined (after the dialog was accepted)."""
+        if self._item is None:
+            raise RuntimeError("the dialog was not accepted")
+        return self._item
+
+    def command(self) -> Command:
+        return AddCatalogItem(self.item())

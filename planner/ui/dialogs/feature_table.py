@@ -1,0 +1,135 @@
+"""An editable table of hall features (one row per zone, column, door or outline corner).
+
+Each row remembers the id of the object it shows (None for a new row) and, for polygons that
+are not axis-aligned rectangles, the original polygon: those rows show their bounds read-only
+so a rectangle edit cannot silently flatten a drawn shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from planner.model.geometry import bounds_of
+from planner.model.objects import Point
+
+ID_ROLE = Qt.ItemDataRole.UserRole
+POLYGON_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+@dataclass
+class Column:
+    """One table column: header, kind ("text" or "number") and the value a new row starts with."""
+
+    header: str
+    kind: str = "number"
+    default: Any = 0.0
+
+
+class InvalidCell(ValueError):
+    """A cell that does not hold a valid value; the message names the row and column."""
+
+
+def is_rectangle(polygon: list[Point]) -> bool:
+    return len(polygon) == 4 and len({p[0] for p in polygon}) == 2 and len({p[1] for p in polygon}) == 2
+
+
+def rectangle(x0: float, y0: float, x1: float, y1: float) -> list[Point]:
+    x0, x1 = sorted((x0, x1))
+    y0, y1 = sorted((y0, y1))
+    return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+
+
+def _format(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+class FeatureTable(QWidget):
+    """A QTableWidget with Add/Remove buttons and typed reading of its rows."""
+
+    def __init__(self, columns: list[Column], add_text: str, rect_columns: tuple[int, int] | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.columns = columns
+        self.rect_columns = rect_columns
+        self.table = QTableWidget(0, len(columns))
+        self.table.setHorizontalHeaderLabels([c.header for c in columns])
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.verticalHeader().setVisible(False)
+        add = QPushButton(add_text)
+        add.clicked.connect(lambda: self.add_row(None, [c.default for c in columns]))
+        remove = QPushButton("Remove selected")
+        remove.clicked.connect(self.remove_selected)
+        buttons = QHBoxLayout()
+        buttons.addWidget(add)
+        buttons.addWidget(remove)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table)
+        layout.addLayout(buttons)
+
+    def add_row(self, obj_id: str | None, values: list[Any], polygon: list[Point] | None = None) -> int:
+        """Append a row; ``polygon`` marks a non-rectangular shape whose bounds are read-only."""
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        for col, value in enumerate(values):
+            item = QTableWidgetItem(_format(value))
+            if self.columns[col].kind == "number":
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if polygon is not None and self.rect_columns and self.rect_columns[0] <= col < self.rect_columns[1]:
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+                item.setToolTip(f"A polygon with {len(polygon)} corners: its bounds are shown, "
+                                "its shape is kept")
+            self.table.setItem(row, col, item)
+        first = self.table.item(row, 0)
+        first.setData(ID_ROLE, obj_id)
+        first.setData(POLYGON_ROLE, polygon)
+        return row
+
+    def add_polygon_row(self, obj_id: str, before: list[Any], polygon: list[Point], after: list[Any]) -> None:
+        """A row whose rectangle columns come from a polygon (editable only if it is a rectangle)."""
+        x0, y0, x1, y1 = bounds_of(polygon)
+        self.add_row(obj_id, [*before, x0, y0, x1, y1, *after], None if is_rectangle(polygon) else polygon)
+
+    def remove_selected(self) -> None:
+        for row in sorted({i.row() for i in self.table.selectedIndexes()}, reverse=True):
+            self.table.removeRow(row)
+
+    def rows(self) -> list[tuple[str | None, list[Any], list[Point] | None]]:
+        """(id, typed values, kept polygon) per row. Raises InvalidCell on a bad number or empty name."""
+        result = []
+        for row in range(self.table.rowCount()):
+            values: list[Any] = []
+            for col, column in enumerate(self.columns):
+                item = self.table.item(row, col)
+                text = item.text().strip() if item is not None else ""
+                if column.kind == "number":
+                    try:
+                        values.append(float(text.replace(",", ".")))
+                    except ValueError:
+                        raise InvalidCell(f"row {row + 1}, {column.header}: {text!r} is not a number") from None
+                else:
+                    if col == 0 and not text:
+                        raise InvalidCell(f"row {row + 1}: {column.header} is empty")
+                    values.append(text)
+            first = self.table.item(row, 0)
+            kept = first.data(POLYGON_ROLE)
+            polygon = [(float(x), float(y)) for x, y in kept] if kept else None
+            result.append((first.data(ID_ROLE), values, polygon))
+        return result

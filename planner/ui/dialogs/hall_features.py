@@ -1,0 +1,168 @@
+"""Hall features: outline corners, columns and walls, floor zones with their ratings, doors.
+
+The dialog edits copies in tables; on OK it compares them with the plan and returns one
+Compound command (SetOutline, AddObjects, SetFields, RemoveObjects) so the whole edit is one
+undo step and the scene and validation see exactly what changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QMessageBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from planner.commands import AddObjects, Command, Compound, RemoveObjects, SetFields, SetOutline
+from planner.model.document import Document, natural_key
+from planner.model.geometry import bounds_of, polygon_area
+from planner.model.objects import Door, Obstacle, Point, Zone
+from planner.ui.dialogs.feature_table import (
+    Column,
+    FeatureTable,
+    InvalidCell,
+    is_rectangle,
+    rectangle,
+)
+
+_RECT = [Column("x min (m)"), Column("y min (m)"), Column("x max (m)", default=0.6), Column("y max (m)", default=0.6)]
+_ZONE_FIELDS = ("rating_kpa", "tile_rating_kn", "rolling_rating_kn", "tile_size_m", "air_capacity_kw")
+_ZONE_DEFAULTS = Zone(id="", name="", polygon=[])
+
+
+def _same(new: Any, old: Any) -> bool:
+    """Equal values; a rectangle counts as unchanged whatever corner its polygon starts at."""
+    if isinstance(new, list) and isinstance(old, list) and is_rectangle(new) and is_rectangle(old):
+        return bounds_of(new) == bounds_of(old)
+    return new == old
+
+
+class HallFeaturesDialog(QDialog):
+    """Edit the hall's fixed features as tables; ``command()`` gives the edit as one undo step."""
+
+    def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.setWindowTitle("Hall features")
+        self._command: Command | None = None
+
+        self.outline = FeatureTable([Column("x (m)"), Column("y (m)")], "Add corner")
+        for x, y in doc.outline:
+            self.outline.add_row(None, [float(x), float(y)])
+        self.obstacles = FeatureTable([Column("Name", "text", "C"), Column("Kind", "text", "column"), *_RECT],
+                                      "Add column", rect_columns=(2, 6))
+        for obs in sorted(doc.obstacles.values(), key=lambda o: natural_key(o.id)):
+            self.obstacles.add_polygon_row(obs.id, [obs.name, obs.kind], obs.polygon, [])
+        zone_cols = [Column("Rating (kPa)", default=_ZONE_DEFAULTS.rating_kpa),
+                     Column("Tile (kN)", default=_ZONE_DEFAULTS.tile_rating_kn),
+                     Column("Rolling (kN)", default=_ZONE_DEFAULTS.rolling_rating_kn),
+                     Column("Tile size (m)", default=_ZONE_DEFAULTS.tile_size_m),
+                     Column("Air cooling (kW)", default=_ZONE_DEFAULTS.air_capacity_kw)]
+        self.zones = FeatureTable([Column("Name", "text", "Zone"), *_RECT, *zone_cols], "Add zone", rect_columns=(1, 5))
+        for zone in sorted(doc.zones.values(), key=lambda z: natural_key(z.id)):
+            self.zones.add_polygon_row(zone.id, [zone.name], zone.polygon,
+                                       [float(getattr(zone, f)) for f in _ZONE_FIELDS])
+        self.doors = FeatureTable([Column("Name", "text", "Door"), Column("x1 (m)"), Column("y1 (m)"),
+                                   Column("x2 (m)", default=1.2), Column("y2 (m)")], "Add door")
+        for door in sorted(doc.doors.values(), key=lambda d: natural_key(d.id)):
+            self.doors.add_row(door.id, [door.name, door.x1, door.y1, door.x2, door.y2])
+
+        tabs = QTabWidget()
+        tabs.addTab(self.outline, "Outline")
+        tabs.addTab(self.obstacles, "Columns and walls")
+        tabs.addTab(self.zones, "Floor zones")
+        tabs.addTab(self.doors, "Doors")
+        hint = QLabel("Plan coordinates in metres: origin at the north-west corner, x east, y south. "
+                      "Tile (kN) 0 means slab floor; a zone's rating is its distributed load limit.")
+        hint.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(tabs)
+        layout.addWidget(hint)
+        layout.addWidget(buttons)
+        self.tabs = tabs
+        self.resize(880, 480)
+
+    # ------------------------------------------------------------------ result
+    def accept(self) -> None:
+        try:
+            self._command = self._build()
+        except InvalidCell as exc:
+            QMessageBox.warning(self, "Hall features", str(exc))
+            return
+        super().accept()
+
+    def command(self) -> Command | None:
+        """The edit as one Compound, or None when nothing changed."""
+        return self._command
+
+    def _build(self) -> Command | None:
+        children: list[Command] = []
+        outline = [(x, y) for _id, (x, y), _poly in self.outline.rows()]
+        if outline and (len(outline) < 3 or polygon_area(outline) <= 0):
+            raise InvalidCell("the outline needs at least three corners enclosing an area")
+        if outline != [tuple(p) for p in self.doc.outline]:
+            children.append(SetOutline(outline))
+
+        wanted: dict[str, Any] = {}
+        for obj_id, (name, kind, *rect), polygon in self.obstacles.rows():
+            wanted_obj = Obstacle(id=obj_id or "", name=name, kind=kind or "column",
+                                  polygon=polygon or self._rect(rect, name))
+            wanted[obj_id or f"new-obs-{len(wanted)}"] = wanted_obj
+        self._diff(children, self.doc.obstacles, wanted, "obs")
+
+        wanted = {}
+        for obj_id, (name, *values), polygon in self.zones.rows():
+            rect, ratings = values[:4], values[4:]
+            if any(v < 0 for v in ratings):
+                raise InvalidCell(f"zone {name}: ratings cannot be negative")
+            zone = Zone(id=obj_id or "", name=name, polygon=polygon or self._rect(rect, name),
+                        **dict(zip(_ZONE_FIELDS, ratings)))
+            wanted[obj_id or f"new-zone-{len(wanted)}"] = zone
+        self._diff(children, self.doc.zones, wanted, "zone")
+
+        wanted = {}
+        for obj_id, (name, x1, y1, x2, y2), _poly in self.doors.rows():
+            wanted[obj_id or f"new-door-{len(wanted)}"] = Door(id=obj_id or "", name=name, x1=x1, y1=y1, x2=x2, y2=y2)
+        self._diff(children, self.doc.doors, wanted, "door")
+
+        if not children:
+            return None
+        return Compound(children, text="Edit hall features")
+
+    @staticmethod
+    def _rect(values: list[float], name: str) -> list[Point]:
+        polygon = rectangle(*values)
+        if polygon_area(polygon) <= 0:
+            raise InvalidCell(f"{name}: x max and y max must differ from x min and y min")
+        return polygon
+
+    def _diff(self, children: list[Command], existing: dict[str, Any], wanted: dict[str, Any], prefix: str) -> None:
+        """Append the commands that turn ``existing`` into ``wanted`` (keys of new rows start "new-")."""
+        removed = [obj_id for obj_id in existing if obj_id not in wanted]
+        if removed:
+            children.append(RemoveObjects(sorted(removed, key=natural_key)))
+        changes: dict[str, dict[str, Any]] = {}
+        added = []
+        for key, obj in wanted.items():
+            if key.startswith("new-"):
+                obj.id = self.doc.new_id(prefix)
+                added.append(obj)
+                continue
+            old = existing[key]
+            diff = {name: value for name, value in vars(obj).items()
+                    if name != "id" and not _same(value, getattr(old, name))}
+            if diff:
+                changes[key] = diff
+        if changes:
+            children.append(SetFields(changes))
+        if added:
+            children.append(AddObjects(added))

@@ -1,0 +1,103 @@
+"""The New hall dialog: the few facts a surveyor knows first (size or outline, floor rating).
+
+Columns, more zones and doors follow in the hall-features dialog, which stays available from
+the Plan menu, so everything entered here can be changed later.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from planner.model.document import Document
+from planner.model.objects import Point, Zone
+
+_ZONE_DEFAULTS = {f.name: f.default for f in fields(Zone)}
+
+
+def spin(value: float, maximum: float, suffix: str, decimals: int = 2, minimum: float = 0.0) -> QDoubleSpinBox:
+    """A metric spin box (shared by the dialogs)."""
+    box = QDoubleSpinBox()
+    box.setDecimals(decimals)
+    box.setRange(minimum, maximum)
+    box.setValue(value)
+    box.setSuffix(f" {suffix}")
+    box.setMinimumWidth(110)
+    return box
+
+
+class NewHallDialog(QDialog):
+    """Asks for the hall's size (or to draw its outline) and its floor rating."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New hall")
+        self.project = QLineEdit("Untitled project")
+        self.hall = QLineEdit("Hall 1")
+        self.rectangle = QRadioButton("Rectangle, width × depth:")
+        self.polygon = QRadioButton("Draw the outline on the plan, corner by corner")
+        self.rectangle.setChecked(True)
+        group = QButtonGroup(self)
+        group.addButton(self.rectangle)
+        group.addButton(self.polygon)
+        self.width_m = spin(24.0, 500.0, "m", minimum=1.0)
+        self.depth_m = spin(18.0, 500.0, "m", minimum=1.0)
+        self.rating_kpa = spin(_ZONE_DEFAULTS["rating_kpa"], 100.0, "kPa", 1)
+        self.tile_kn = spin(_ZONE_DEFAULTS["tile_rating_kn"], 50.0, "kN", 1)
+        self.tile_kn.setSpecialValueText("slab (no tiles)")
+        self.polygon.toggled.connect(lambda on: (self.width_m.setEnabled(not on), self.depth_m.setEnabled(not on)))
+
+        form = QFormLayout()
+        form.addRow("Project", self.project)
+        form.addRow("Hall", self.hall)
+        form.addRow(self.rectangle)
+        form.addRow("    Width (x)", self.width_m)
+        form.addRow("    Depth (y)", self.depth_m)
+        form.addRow(self.polygon)
+        form.addRow("Floor rating", self.rating_kpa)
+        form.addRow("Tile point load", self.tile_kn)
+        note = QLabel("The floor becomes one zone with these ratings. Columns, more zones and doors "
+                      "come next, and stay editable under Plan ▸ Hall features….")
+        note.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(note)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(420)
+
+    def draw_outline(self) -> bool:
+        return self.polygon.isChecked()
+
+    def outline(self) -> list[Point]:
+        w, d = self.width_m.value(), self.depth_m.value()
+        return [(0.0, 0.0), (w, 0.0), (w, d), (0.0, d)]
+
+    def zone_for(self, doc: Document, outline: list[Point]) -> Zone:
+        """The whole-floor zone with the ratings entered here."""
+        return Zone(id=doc.new_id("zone"), name="Floor", polygon=list(outline),
+                    rating_kpa=self.rating_kpa.value(), tile_rating_kn=self.tile_kn.value())
+
+    def document(self) -> Document:
+        """The new plan: title block, and outline and floor zone unless they are to be drawn."""
+        doc = Document()
+        doc.meta.project = self.project.text().strip() or doc.meta.project
+        doc.meta.hall = self.hall.text().strip() or doc.meta.hall
+        if not self.draw_outline():
+            doc.outline = self.outline()
+            doc.add(self.zone_for(doc, doc.outline))
+        return doc

@@ -1,0 +1,322 @@
+"""The rack elevation dock: the selected rack's front, U by U, devices to scale with names.
+
+Drag a device up or down to another U (one ``move_device`` command on release, refused with a
+status message when it does not fit); drop a type from the palette onto a U to mount it there
+(``place_device``). Like every view it draws from the model and refreshes from ``changed``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QFontMetrics,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+)
+from PySide6.QtWidgets import QDockWidget, QScrollArea, QWidget
+
+from planner.commands import Change, Refusal
+from planner.commands.edits import move_device, place_device
+from planner.model.catalog import IN_RACK_KINDS, NODE, RACK_CDU, RACK_PDU, STORAGE, SWITCH
+from planner.model.document import Document
+from planner.model.objects import Device
+from planner.ui.session import DocumentSession
+
+MIME_TYPE = "application/x-hallplanner-type"
+PX_PER_U = 15
+LEFT = 36
+TOP = 28
+BOTTOM = 10
+BAY_WIDTH = 230
+CHANNEL_WIDTH = 34
+KIND_COLOURS = {NODE: "#cfe8cf", SWITCH: "#cfe0f5", STORAGE: "#e3d7f0", RACK_PDU: "#f6dcc0", RACK_CDU: "#c9ecec"}
+
+
+class ElevationWidget(QWidget):
+    """Paints one rack's front elevation and turns drags and drops into commands."""
+
+    status_message = Signal(str)
+
+    def __init__(self, session: DocumentSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.rack_id: str | None = None
+        self.setAcceptDrops(True)
+        self.setMouseTracking(True)
+        self._drag: tuple[str, int] | None = None  # device id, grab offset in U
+        self._ghost: tuple[int, int] | None = None  # bottom U, height U
+        self._ghost_ok = True
+
+    @property
+    def doc(self) -> Document:
+        return self.session.doc
+
+    def set_rack(self, rack_id: str | None) -> None:
+        self.rack_id = rack_id if rack_id in self.doc.racks else None
+        self._drag = self._ghost = None
+        self.updateGeometry()
+        self.adjustSize()
+        self.update()
+
+    def rack_units(self) -> int:
+        if self.rack_id is None:
+            return 0
+        return self.doc.catalog[self.doc.racks[self.rack_id].type].rack_units
+
+    def sizeHint(self) -> QSize:
+        return QSize(LEFT + BAY_WIDTH + CHANNEL_WIDTH + 16, TOP + max(self.rack_units(), 8) * PX_PER_U + BOTTOM)
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    # -------------------------------------------------------------- geometry
+    def u_rect(self, u: int, height: int) -> QRectF:
+        """Rectangle of ``height`` units whose lowest unit is ``u`` (U1 at the bottom)."""
+        total = self.rack_units()
+        top = TOP + (total - (u + height - 1)) * PX_PER_U
+        return QRectF(LEFT, top, BAY_WIDTH, height * PX_PER_U)
+
+    def channel_rect(self, index: int) -> QRectF:
+        total = self.rack_units()
+        return QRectF(LEFT + BAY_WIDTH + 4, TOP + index * 4 * PX_PER_U, CHANNEL_WIDTH - 8,
+                      min(4 * PX_PER_U - 4, total * PX_PER_U))
+
+    def u_at(self, y: float) -> int:
+        """The U number under a widget y coordinate, clamped to the rack."""
+        total = self.rack_units()
+        return max(1, min(total, total - int((y - TOP) // PX_PER_U)))
+
+    def device_at(self, point: QPointF) -> Device | None:
+        if self.rack_id is None:
+            return None
+        zero_u = [d for d in self.doc.devices_in(self.rack_id) if self.doc.catalog[d.type].height_u == 0]
+        for index, device in enumerate(zero_u):
+            if self.channel_rect(index).contains(point):
+                return device
+        if not LEFT <= point.x() <= LEFT + BAY_WIDTH:
+            return None
+        u = self.u_at(point.y())
+        for device in self.doc.devices_in(self.rack_id):
+            height = self.doc.catalog[device.type].height_u
+            if height and device.u <= u < device.u + height:
+                return device
+        return None
+
+    # ---------------------------------------------------------------- paint
+    def paintEvent(self, _event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.fillRect(self.rect(), self.palette().base())
+        if self.rack_id is None:
+            painter.setPen(self.palette().placeholderText().color())
+            painter.drawText(self.rect().adjusted(12, 12, -12, -12), Qt.TextFlag.TextWordWrap,
+                             "Select a rack (or a device in it) to see its front elevation.")
+            return
+        doc = self.doc
+        rack = doc.racks[self.rack_id]
+        total = self.rack_units()
+        text_colour = self.palette().text().color()
+        painter.setPen(text_colour)
+        bold = painter.font()
+        bold.setBold(True)
+        painter.setFont(bold)
+        painter.drawText(QRectF(LEFT, 4, BAY_WIDTH + CHANNEL_WIDTH, TOP - 8), Qt.AlignmentFlag.AlignLeft,
+                         f"{rack.name} — front, {total}U")
+        bold.setBold(False)
+        small = bold
+        small.setPointSizeF(max(6.5, bold.pointSizeF() * 0.8))
+        painter.setFont(small)
+        frame = QRectF(LEFT, TOP, BAY_WIDTH, total * PX_PER_U)
+        painter.fillRect(frame, QColor("#f4f4f4"))
+        grid = QPen(QColor("#d8d8d8"))
+        for u in range(1, total + 1):
+            rect = self.u_rect(u, 1)
+            painter.setPen(grid)
+            painter.drawLine(rect.topLeft(), rect.topRight())
+            painter.setPen(text_colour)
+            painter.drawText(QRectF(0, rect.top(), LEFT - 6, PX_PER_U),
+                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(u))
+        painter.setPen(QPen(text_colour, 1.5))
+        painter.drawRect(frame)
+        painter.drawRect(QRectF(LEFT + BAY_WIDTH, TOP, CHANNEL_WIDTH, total * PX_PER_U))
+        selection = self.session.selection
+        zero_index = 0
+        metrics = QFontMetrics(small)
+        for device in doc.devices_in(self.rack_id):
+            item = doc.catalog[device.type]
+            if item.height_u == 0:
+                rect = self.channel_rect(zero_index)
+                zero_index += 1
+                label = device.name
+            else:
+                rect = self.u_rect(device.u, item.height_u).adjusted(2, 1, -2, -1)
+                label = f"{device.name}  {item.name}"
+            dragged = self._drag is not None and self._drag[0] == device.id
+            painter.setBrush(QColor(KIND_COLOURS.get(item.kind, "#e0e0e0")).darker(115 if dragged else 100))
+            painter.setPen(QPen(QColor("#1f5fbf") if device.id in selection else QColor("#555555"),
+                                2.5 if device.id in selection else 1))
+            painter.drawRect(rect)
+            painter.setPen(text_colour)
+            if item.height_u == 0:
+                painter.save()
+                painter.translate(rect.center())
+                painter.rotate(-90)
+                painter.drawText(QRectF(-rect.height() / 2, -rect.width() / 2, rect.height(), rect.width()),
+                                 Qt.AlignmentFlag.AlignCenter, metrics.elidedText(label, Qt.TextElideMode.ElideRight,
+                                                                                  int(rect.height())))
+                painter.restore()
+            else:
+                painter.drawText(rect.adjusted(6, 0, -4, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                                 metrics.elidedText(label, Qt.TextElideMode.ElideRight, int(rect.width()) - 10))
+        if self._ghost is not None:
+            u, height = self._ghost
+            colour = QColor("#2e7d32") if self._ghost_ok else QColor("#c62828")
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(colour, 2, Qt.PenStyle.DashLine))
+            painter.drawRect(self.u_rect(u, max(height, 1)).adjusted(1, 0, -1, 0))
+
+    # ----------------------------------------------------------- device drags
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        device = self.device_at(event.position())
+        if event.button() != Qt.MouseButton.LeftButton or device is None:
+            super().mousePressEvent(event)
+            return
+        self.session.select({device.id})
+        if self.doc.catalog[device.type].height_u:
+            self._drag = (device.id, self.u_at(event.position().y()) - device.u)
+        event.accept()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._drag is None:
+            device = self.device_at(event.position())
+            self.setToolTip(self._tooltip(device) if device else "")
+            return
+        device = self.doc.devices.get(self._drag[0])
+        if device is None:
+            self._drag = None
+            return
+        height = self.doc.catalog[device.type].height_u
+        u = self._target_u(event.position().y(), height)
+        self._ghost = (u, height)
+        self._ghost_ok = self.doc.fits_at(device.rack, height, u, ignore=device.id)
+        self.update()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        drag, self._drag, self._ghost = self._drag, None, None
+        self.update()
+        if drag is None or event.button() != Qt.MouseButton.LeftButton:
+            return
+        device = self.doc.devices.get(drag[0])
+        if device is None:
+            return
+        u = self._target_u(event.position().y(), self.doc.catalog[device.type].height_u)
+        if u == device.u:
+            return
+        try:
+            self.session.push(move_device(self.doc, device.id, device.rack, u))
+        except Refusal as exc:
+            self.status_message.emit(str(exc))
+
+    def _target_u(self, y: float, height: int) -> int:
+        offset = self._drag[1] if self._drag else 0
+        return max(1, min(self.rack_units() - height + 1, self.u_at(y) - offset))
+
+    def _tooltip(self, device: Device) -> str:
+        item = self.doc.catalog[device.type]
+        where = f"U{device.u}" if item.height_u else "side channel (0U)"
+        return f"{device.name}: {item.name}\n{where}, {item.height_u}U, {item.weight_kg:g} kg, {item.power_peak_w / 1000:g} kW peak"
+
+    # -------------------------------------------------------- palette drops
+    def _dropped_type(self, event: QDragEnterEvent | QDragMoveEvent | QDropEvent) -> str | None:
+        if self.rack_id is None or not event.mimeData().hasFormat(MIME_TYPE):
+            return None
+        key = bytes(event.mimeData().data(MIME_TYPE)).decode("utf-8")
+        item = self.doc.catalog.items.get(key)
+        return key if item is not None and item.kind in IN_RACK_KINDS else None
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if self._dropped_type(event):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        key = self._dropped_type(event)
+        if key is None:
+            event.ignore()
+            return
+        height = self.doc.catalog[key].height_u
+        if height:
+            u = self._target_u(event.position().y(), height)
+            self._ghost = (u, height)
+            self._ghost_ok = self.doc.fits_at(self.rack_id, height, u)
+            self.update()
+        event.acceptProposedAction()
+
+    def dragLeaveEvent(self, event) -> None:
+        self._ghost = None
+        self.update()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        key = self._dropped_type(event)
+        self._ghost = None
+        self.update()
+        if key is None:
+            event.ignore()
+            return
+        height = self.doc.catalog[key].height_u
+        u = self._target_u(event.position().y(), height) if height else None
+        try:
+            self.session.push(place_device(self.doc, key, self.rack_id, u))
+        except Refusal as exc:
+            self.status_message.emit(str(exc))
+        event.acceptProposedAction()
+
+
+class ElevationDock(QDockWidget):
+    """Shows the elevation of the rack that is selected, or that holds the selected device."""
+
+    status_message = Signal(str)
+
+    def __init__(self, session: DocumentSession, parent: QWidget | None = None) -> None:
+        super().__init__("Rack elevation", parent)
+        self.setObjectName("elevation_dock")
+        self.session = session
+        self.elevation = ElevationWidget(session)
+        self.elevation.status_message.connect(self.status_message)
+        scroll = QScrollArea()
+        scroll.setWidget(self.elevation)
+        scroll.setWidgetResizable(True)
+        self.setWidget(scroll)
+        session.selection_changed.connect(self._follow_selection)
+        session.changed.connect(self._on_changed)
+        session.reset.connect(lambda: self.elevation.set_rack(None))
+
+    def _follow_selection(self, ids: set[str]) -> None:
+        racks = set()
+        for obj_id in ids:
+            obj = self.session.doc.find(obj_id)
+            if obj is not None and obj_id.startswith("rack-"):
+                racks.add(obj_id)
+            elif isinstance(obj, Device):
+                racks.add(obj.rack)
+        if len(racks) == 1:
+            self.elevation.set_rack(racks.pop())
+        elif racks:
+            self.elevation.set_rack(None)
+        else:
+            self.elevation.update()
+
+    def _on_changed(self, change: Change) -> None:
+        rack_id = self.elevation.rack_id
+        if rack_id is not None and rack_id not in self.session.doc.racks:
+            self.elevation.set_rack(None)
+        elif rack_id is not None and (rack_id in change.touched or change.catalog
+                                      or any(i.startswith("dev-") for i in change.touched)):
+            self.elevation.set_rack(rack_id)

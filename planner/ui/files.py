@@ -1,0 +1,185 @@
+"""File handling for a main window: New, Open, Save, Save As, recent files, unsaved changes.
+
+Kept apart from the window so the rules are in one place: a bad file never replaces the open
+plan; any action that would drop unsaved changes asks first (Save / Discard / Cancel); saving
+is atomic (``planner.io.save``) and marks the undo stack clean; the recovery copy follows the
+plan (see ``planner.ui.recovery``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from planner.commands import AddObjects, Compound, SetOutline
+from planner.io import HallFileError, load, save
+from planner.model.document import Document
+from planner.ui.dialogs.new_hall import NewHallDialog
+from planner.ui.recovery import Autosaver
+
+if TYPE_CHECKING:
+    from planner.ui.main_window import MainWindow
+
+FILE_FILTER = "Hall plans (*.hall);;All files (*)"
+RECENT_KEY = "files/recent"
+MAX_RECENT = 8
+
+
+def describe_error(exc: HallFileError) -> str:
+    """The loader's message, with its JSON path when the message does not already name it."""
+    text = str(exc) or "unreadable"
+    if exc.path != "$" and exc.path not in text:
+        text = f"{text} (at {exc.path})"
+    return text
+
+
+class FileController(QObject):
+    """Which file the window's plan belongs to, and every action that reads or writes it."""
+
+    #: The plan's file (or untitled name) changed: the title needs updating.
+    path_changed = Signal()
+
+    def __init__(self, window: MainWindow, path: Path | None) -> None:
+        super().__init__(window)
+        self.window = window
+        self.session = window.session
+        self.path = path
+        self.untitled_name = "Untitled"
+        self._new_hall_dialog: NewHallDialog | None = None
+        self.autosaver = Autosaver(self.session, parent=self)
+        self.autosaver.source = str(path) if path else None
+        if path is not None:
+            self._remember(path)
+
+    # ---------------------------------------------------------------- naming
+    def display_name(self) -> str:
+        return self.path.name if self.path is not None else self.untitled_name
+
+    def _directory(self) -> str:
+        if self.path is not None:
+            return str(self.path.parent)
+        recent = self.recent_files()
+        return str(Path(recent[0]).parent) if recent else str(Path.home())
+
+    # ------------------------------------------------------------- documents
+    def set_document(self, doc: Document, path: Path | None, untitled_name: str = "Untitled") -> None:
+        """Show another plan in the window (history, selection and recovery copy start afresh)."""
+        self.session.replace_document(doc)
+        self.path = path
+        self.untitled_name = untitled_name
+        self.autosaver.source = str(path) if path else None
+        if path is not None:
+            self._remember(path)
+        self.path_changed.emit()
+        self.window.plan_view.fit_to_hall()
+
+    def maybe_save(self) -> bool:
+        """True when it is fine to drop the current plan (saved, discarded, or unchanged)."""
+        if self.session.undo_stack.isClean():
+            return True
+        buttons = QMessageBox.StandardButton
+        answer = QMessageBox.warning(
+            self.window, "Unsaved changes",
+            f"{self.display_name()} has unsaved changes. Save them before continuing?",
+            buttons.Save | buttons.Discard | buttons.Cancel, buttons.Save)
+        if answer == buttons.Save:
+            return self.save()
+        return answer == buttons.Discard
+
+    def new_hall(self) -> None:
+        if not self.maybe_save():
+            return
+        dialog = NewHallDialog(self.window)
+        if dialog.exec() != NewHallDialog.DialogCode.Accepted:
+            return
+        self.set_document(dialog.document(), None, "Untitled")
+        if dialog.draw_outline():
+            self._new_hall_dialog = dialog
+            self.window.show_status("Click the hall's corners on the plan; double-click or Enter closes the outline")
+            self.window.plan_view.polygon_captured.connect(self._outline_captured)
+            self.window.plan_view.start_polygon_capture()
+        else:
+            self.window.edit_hall_features()
+
+    def _outline_captured(self, points: object) -> None:
+        self.window.plan_view.polygon_captured.disconnect(self._outline_captured)
+        outline = [(round(x, 3), round(y, 3)) for x, y in points]  # type: ignore[union-attr]
+        dialog, self._new_hall_dialog = self._new_hall_dialog, None
+        if dialog is None or len(outline) < 3:
+            self.window.show_status("An outline needs at least three corners")
+            return
+        zone = dialog.zone_for(self.session.doc, outline)
+        self.session.push(Compound([SetOutline(outline), AddObjects([zone])], text="Draw hall outline"))
+        self.window.plan_view.fit_to_hall()
+        self.window.edit_hall_features()
+
+    def open_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        name, _filter = QFileDialog.getOpenFileName(self.window, "Open plan", self._directory(), FILE_FILTER)
+        if name:
+            self.open_path(name, ask=False)
+
+    def open_path(self, path: str | Path, ask: bool = True) -> bool:
+        """Open a plan; a file that cannot be read leaves the current plan as it was."""
+        if ask and not self.maybe_save():
+            return False
+        try:
+            doc = load(path)
+        except HallFileError as exc:
+            QMessageBox.critical(self.window, "Cannot open plan",
+                                 f"{Path(path).name} cannot be opened:\n\n{describe_error(exc)}\n\n"
+                                 "The open plan is unchanged.")
+            return False
+        self.set_document(doc, Path(path).resolve())
+        self.window.show_status(f"Opened {path}")
+        return True
+
+    def save(self) -> bool:
+        if self.path is None:
+            return self.save_as()
+        return self._write(self.path)
+
+    def save_as(self) -> bool:
+        suggested = str(Path(self._directory()) / (self.path.name if self.path else "hall.hall"))
+        name, _filter = QFileDialog.getSaveFileName(self.window, "Save plan as", suggested, FILE_FILTER)
+        if not name:
+            return False
+        path = Path(name)
+        if path.suffix != ".hall":
+            path = path.with_name(path.name + ".hall")
+        return self._write(path)
+
+    def _write(self, path: Path) -> bool:
+        try:
+            save(self.session.doc, path)
+        except OSError as exc:
+            QMessageBox.critical(self.window, "Cannot save plan",
+                                 f"{path} could not be written:\n\n{exc.strerror or exc}\n\n"
+                                 "Your changes are still open; try another folder.")
+            return False
+        self.path = path.resolve()
+        self.autosaver.source = str(self.path)
+        self.session.undo_stack.setClean()
+        self.autosaver.discard()
+        self._remember(self.path)
+        self.path_changed.emit()
+        self.window.show_status(f"Saved {self.path}")
+        return True
+
+    def close_cleanly(self) -> None:
+        self.autosaver.close()
+
+    # ----------------------------------------------------------- recent files
+    def recent_files(self) -> list[str]:
+        values = QSettings().value(RECENT_KEY, [])
+        if isinstance(values, str):
+            values = [values]
+        return [v for v in (values or []) if Path(v).is_file()]
+
+    def _remember(self, path: Path) -> None:
+        entries = [str(path)] + [p for p in self.recent_files() if p != str(path)]
+        QSettings().setValue(RECENT_KEY, entries[:MAX_RECENT])

@@ -1,0 +1,231 @@
+"""The main window: the floor plan in the middle, docks around it, menus, status bar.
+
+Other parts plug in without editing this file: each module named in ``EXTENSIONS`` has
+``attach(window)`` and adds its docks (``add_dock``), menu actions (``menu(title)``) and plan
+overlays. File handling (New/Open/Save, recent files, unsaved-changes prompts, autosave) lives
+in ``planner.ui.files``; this module only wires it to menus and the title bar.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QUndoView
+
+from planner.ui.dialogs.custom_type import CustomTypeDialog
+from planner.ui.dialogs.hall_features import HallFeaturesDialog
+from planner.ui.elevation_dock import ElevationDock
+from planner.ui.files import FileController
+from planner.ui.plan.palette import PaletteWidget
+from planner.ui.plan.view import PlanView
+from planner.ui.properties_dock import PropertiesDock
+from planner.ui.session import DocumentSession
+
+#: Modules with ``attach(window: MainWindow) -> None``, called in order when a window opens.
+EXTENSIONS: list[str] = []
+
+#: Top-level menus in the order they appear; ``menu()`` creates others after these.
+MENU_ORDER = ("&File", "&Edit", "&View", "&Plan", "&Help")
+
+APP_TITLE = "Hall Planner"
+STATUS_TIMEOUT_MS = 6000
+
+
+def _plain(title: str) -> str:
+    return title.replace("&", "").strip().lower()
+
+
+class MainWindow(QMainWindow):
+    """One open plan: the canvas, its docks and the menus that act on it."""
+
+    def __init__(self, session: DocumentSession, path: str | Path | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.setObjectName("MainWindow")
+        self._menus: dict[str, QMenu] = {}
+        for title in MENU_ORDER:
+            self.menu(title)
+
+        self.plan_view = PlanView(session)
+        self.setCentralWidget(self.plan_view)
+        self.files = FileController(self, Path(path) if path else None)
+
+        self._docks_menu = QMenu("&Docks", self)
+        self._build_docks()
+        self._build_status_bar()
+        self._build_file_menu()
+        self._build_edit_menu()
+        self._build_view_menu()
+        self._build_plan_menu()
+
+        session.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        self.files.path_changed.connect(self.update_title)
+        self.update_title()
+        self.resize(1400, 900)
+        self._restore_layout()
+        for module_name in EXTENSIONS:
+            importlib.import_module(module_name).attach(self)
+
+    # ------------------------------------------------------------ contract API
+    def menu(self, title: str) -> QMenu:
+        """The top-level menu called ``title`` ("&File", "&Edit" …), created on first use."""
+        key = _plain(title)
+        if key not in self._menus:
+            self._menus[key] = self.menuBar().addMenu(title)
+        return self._menus[key]
+
+    def add_dock(self, dock: QDockWidget, area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea) -> None:
+        """Add a dock and list its show/hide toggle under View ▸ Docks."""
+        if not dock.objectName():
+            dock.setObjectName(dock.windowTitle().replace(" ", "_").lower() or "dock")
+        self.addDockWidget(area, dock)
+        self._docks_menu.addAction(dock.toggleViewAction())
+
+    def show_status(self, message: str) -> None:
+        self.statusBar().showMessage(message, STATUS_TIMEOUT_MS)
+
+    # ---------------------------------------------------------------- building
+    def _build_docks(self) -> None:
+        self.palette = PaletteWidget(self.session)
+        self.palette_dock = QDockWidget("Equipment", self)
+        self.palette_dock.setObjectName("palette_dock")
+        self.palette_dock.setWidget(self.palette)
+        self.add_dock(self.palette_dock, Qt.DockWidgetArea.LeftDockWidgetArea)
+
+        self.properties_dock = PropertiesDock(self.session, self)
+        self.add_dock(self.properties_dock)
+        self.elevation_dock = ElevationDock(self.session, self)
+        self.elevation_dock.status_message.connect(self.show_status)
+        self.add_dock(self.elevation_dock)
+
+        self.undo_dock = QDockWidget("Undo history", self)
+        self.undo_dock.setObjectName("undo_dock")
+        undo_view = QUndoView(self.session.undo_stack)
+        undo_view.setEmptyLabel("<opened plan>")
+        self.undo_dock.setWidget(undo_view)
+        self.add_dock(self.undo_dock)
+        self.tabifyDockWidget(self.properties_dock, self.undo_dock)
+        self.properties_dock.raise_()
+
+    def _build_status_bar(self) -> None:
+        self._cursor_label = QLabel("")
+        self._cursor_label.setMinimumWidth(170)
+        self.statusBar().addPermanentWidget(self._cursor_label)
+        self.plan_view.cursor_moved.connect(self._show_cursor)
+        self.plan_view.status_message.connect(self.show_status)
+
+    def _action(self, menu: QMenu, text: str, slot, shortcut: QKeySequence | str | None = None,
+                tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _build_file_menu(self) -> None:
+        file_menu = self.menu("&File")
+        self.new_action = self._action(file_menu, "&New hall…", self.files.new_hall, QKeySequence.StandardKey.New,
+                                       "Start an empty hall from its size or a drawn outline")
+        self.open_action = self._action(file_menu, "&Open…", self.files.open_dialog, QKeySequence.StandardKey.Open)
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        file_menu.addSeparator()
+        self.save_action = self._action(file_menu, "&Save", self.files.save, QKeySequence.StandardKey.Save)
+        self.save_as_action = self._action(file_menu, "Save &as…", self.files.save_as,
+                                           QKeySequence.StandardKey.SaveAs)
+        file_menu.addSeparator()
+        self.quit_action = self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        recent = self.files.recent_files()
+        for path in recent:
+            action = self.recent_menu.addAction(Path(path).name)
+            action.setToolTip(path)
+            action.setStatusTip(path)
+            action.triggered.connect(lambda _checked=False, p=path: self.files.open_path(p, ask=True))
+        if not recent:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+
+    def _build_edit_menu(self) -> None:
+        edit = self.menu("&Edit")
+        stack = self.session.undo_stack
+        self.undo_action = stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
+        self.redo_action = stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        edit.addAction(self.undo_action)
+        edit.addAction(self.redo_action)
+        edit.addSeparator()
+        for action in self.plan_view.edit_actions():
+            edit.addAction(action)
+
+    def _build_view_menu(self) -> None:
+        view = self.menu("&View")
+        for action in self.plan_view.view_actions():
+            if action is self.plan_view.row_tool_action:
+                continue
+            if action is self.plan_view.snap_action:
+                view.addSeparator()
+            view.addAction(action)
+        view.addSeparator()
+        view.addMenu(self._docks_menu)
+
+    def _build_plan_menu(self) -> None:
+        plan = self.menu("&Plan")
+        plan.addAction(self.plan_view.row_tool_action)
+        plan.addSeparator()
+        self._action(plan, "&Hall features…", self.edit_hall_features,
+                     tip="Outline, columns and walls, floor zones with their ratings, doors")
+        self._action(plan, "&Define equipment type…", self.define_equipment_type,
+                     tip="Add a custom catalogue entry; it is saved inside the plan")
+
+    # ------------------------------------------------------------------ slots
+    def edit_hall_features(self) -> None:
+        dialog = HallFeaturesDialog(self.session.doc, self)
+        if dialog.exec() == HallFeaturesDialog.DialogCode.Accepted:
+            command = dialog.command()
+            if command is not None:
+                self.session.push(command)
+
+    def define_equipment_type(self) -> None:
+        dialog = CustomTypeDialog(self.session.doc, self)
+        if dialog.exec() == CustomTypeDialog.DialogCode.Accepted:
+            self.session.push(dialog.command())
+            self.show_status(f"Defined {dialog.item().name}: it is in the palette and saved with the plan")
+
+    def _show_cursor(self, x_m: float, y_m: float) -> None:
+        self._cursor_label.setText(f"x {x_m:7.2f} m   y {y_m:7.2f} m")
+
+    def _on_clean_changed(self, clean: bool) -> None:
+        self.setWindowModified(not clean)
+
+    def update_title(self) -> None:
+        self.setWindowTitle(f"{self.files.display_name()}[*] — {APP_TITLE}")
+        self.setWindowModified(not self.session.undo_stack.isClean())
+
+    # ------------------------------------------------------------- lifecycle
+    def _restore_layout(self) -> None:
+        settings = QSettings()
+        geometry = settings.value("window/geometry")
+        state = settings.value("window/state")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.files.maybe_save():
+            event.ignore()
+            return
+        settings = QSettings()
+        settings.setValue("window/geometry", self.saveGeometry())
+        settings.setValue("window/state", self.saveState())
+        self.files.close_cleanly()
+        event.accept()

@@ -1,0 +1,273 @@
+"""The properties dock: inspect and edit the selection, one undoable command per edit.
+
+Fields appear when every selected object has them; a field whose value differs across the
+selection shows "(several)" and, when edited, sets all of them (align several racks on one
+y, put several racks on one feed). The dock never edits the model itself: it pushes
+SetFields or the ``planner.commands.edits`` gesture (move_device, assign) on the session, and
+refreshes from ``changed`` like every other view. Other parts add read-only "Figures" (power,
+floor load …) through ``set_figures_provider``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QDoubleValidator, QIntValidator
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from planner.commands import Change, Command, Refusal, SetFields
+from planner.commands.edits import assign, move_device
+from planner.model.catalog import RACK_CDU, ROW_CDU
+from planner.model.document import Document, natural_key
+from planner.model.objects import ROTATIONS, BusbarRun, Device, FloorUnit, Rack
+from planner.ui.session import DocumentSession
+
+FiguresProvider = Callable[[Document, str], list[tuple[str, str]]]
+SEVERAL = "(several)"
+NONE_TEXT = "(none)"
+_ASSIGN_FIELDS = ("feed_a", "feed_b", "cdu")
+_LABELS = {"name": "Name", "type": "Type", "x": "Position x (m)", "y": "Position y (m)",
+           "rotation": "Rotation (°)", "u": "U position", "row": "Row", "feed_a": "Feed A",
+           "feed_b": "Feed B", "cdu": "CDU loop", "notes": "Notes"}
+
+
+def _number(value: Any) -> str:
+    return f"{round(float(value), 3):g}"
+
+
+def _kind_label(obj: Any) -> str:
+    return {Rack: "rack", Device: "device", FloorUnit: "floor unit", BusbarRun: "busbar"}.get(type(obj), "item")
+
+
+class PropertiesDock(QDockWidget):
+    """Shows and edits the fields of the selected objects."""
+
+    #: A refused edit's reason, for the status bar.
+    status_message = Signal(str)
+
+    def __init__(self, session: DocumentSession, parent: QWidget | None = None) -> None:
+        super().__init__("Properties", parent)
+        self.setObjectName("properties_dock")
+        self.session = session
+        self._figures_provider: FiguresProvider | None = None
+        self._ids: list[str] = []
+        self._filling = False
+
+        self.heading = QLabel("Nothing selected")
+        self.heading.setWordWrap(True)
+        font = self.heading.font()
+        font.setBold(True)
+        self.heading.setFont(font)
+        self.form = QFormLayout()
+        self.editors: dict[str, QWidget] = {}
+        for name in ("name", "row", "notes"):
+            self._add_line(name)
+        self._add_line("x", QDoubleValidator())
+        self._add_line("y", QDoubleValidator())
+        self._add_line("u", QIntValidator(0, 99))
+        for name in ("type", "rotation", *_ASSIGN_FIELDS):
+            combo = QComboBox()
+            combo.activated.connect(lambda _index, n=name: self._combo_chosen(n))
+            self.editors[name] = combo
+        for name, label in _LABELS.items():
+            self.form.addRow(label, self.editors[name])
+
+        self.figures_box = QGroupBox("Figures")
+        self.figures_form = QFormLayout(self.figures_box)
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.addWidget(self.heading)
+        layout.addLayout(self.form)
+        layout.addWidget(self.figures_box)
+        layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+        self.setWidget(scroll)
+        self.setMinimumWidth(280)
+
+        session.selection_changed.connect(lambda _ids: self.refresh())
+        session.changed.connect(self._on_changed)
+        session.reset.connect(self.refresh)
+        self.refresh()
+
+    # ------------------------------------------------------------ contract API
+    def set_figures_provider(self, fn: FiguresProvider | None) -> None:
+        """fn(doc, obj_id) → [(label, value with units)], shown read-only for a single selection."""
+        self._figures_provider = fn
+        self.refresh()
+
+    # --------------------------------------------------------------- building
+    def _add_line(self, name: str, validator: Any = None) -> None:
+        edit = QLineEdit()
+        if validator is not None:
+            edit.setValidator(validator)
+        edit.editingFinished.connect(lambda n=name: self._line_edited(n))
+        self.editors[name] = edit
+
+    @property
+    def doc(self) -> Document:
+        return self.session.doc
+
+    def objects(self) -> list[Any]:
+        return [self.doc.get(i) for i in self._ids if i in self.doc]
+
+    # ---------------------------------------------------------------- refresh
+    def _on_changed(self, change: Change) -> None:
+        touched = change.touched
+        if change.catalog or touched & set(self._ids) or any(i.startswith(("bus-", "fu-", "dev-")) for i in touched):
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Show the current selection's fields and values."""
+        self._ids = sorted(self.session.selection, key=natural_key)
+        objs = self.objects()
+        self._filling = True
+        try:
+            self._fill(objs)
+        finally:
+            self._filling = False
+        self._fill_figures(objs)
+
+    def _applies(self, name: str, objs: list[Any]) -> bool:
+        if not objs:
+            return False
+        if name in _ASSIGN_FIELDS:
+            return all(isinstance(o, Rack) for o in objs)
+        if name == "u":
+            return len(objs) == 1 and isinstance(objs[0], Device)
+        if name == "name":
+            return len(objs) == 1 and hasattr(objs[0], "name")
+        if name == "type":
+            kinds = {self.doc.catalog[o.type].kind for o in objs if hasattr(o, "type")}
+            return len(kinds) == 1 and all(hasattr(o, "type") for o in objs)
+        return all(hasattr(o, name) for o in objs)
+
+    def _fill(self, objs: list[Any]) -> None:
+        if not objs:
+            self.heading.setText("Nothing selected")
+        elif len(objs) == 1:
+            obj = objs[0]
+            where = f" in {self.doc.racks[obj.rack].name}" if isinstance(obj, Device) and obj.rack in self.doc.racks else ""
+            self.heading.setText(f"{getattr(obj, 'name', obj.id)} — {_kind_label(obj)}{where}")
+        else:
+            self.heading.setText(f"{len(objs)} items selected")
+        for name, editor in self.editors.items():
+            visible = self._applies(name, objs)
+            self.form.setRowVisible(editor, visible)
+            if not visible:
+                continue
+            values = {getattr(o, name) for o in objs}
+            shared = next(iter(values)) if len(values) == 1 else None
+            if isinstance(editor, QLineEdit):
+                text = "" if shared is None else (_number(shared) if name in ("x", "y") else str(shared))
+                editor.setText(text)
+                editor.setPlaceholderText(SEVERAL if len(values) > 1 else "")
+            else:
+                self._fill_combo(name, editor, objs, shared, len(values) > 1)
+
+    def _choices(self, name: str, objs: list[Any]) -> list[tuple[str, Any]]:
+        doc = self.doc
+        if name == "type":
+            kind = doc.catalog[objs[0].type].kind
+            return [(item.name, item.key) for item in doc.catalog.of_kind(kind)]
+        if name == "rotation":
+            return [(f"{r}°", r) for r in ROTATIONS]
+        if name in ("feed_a", "feed_b"):
+            side = "A" if name == "feed_a" else "B"
+            buses = sorted((b for b in doc.busbars.values() if b.side == side), key=lambda b: natural_key(b.name))
+            return [(NONE_TEXT, None)] + [(b.name, b.id) for b in buses]
+        cdus = [(u.name, u.id) for u in doc.floor_units.values() if doc.catalog[u.type].kind == ROW_CDU]
+        cdus += [(f"{d.name} in {doc.racks[d.rack].name}", d.id) for d in doc.devices.values()
+                 if doc.catalog[d.type].kind == RACK_CDU and d.rack in doc.racks]
+        return [(NONE_TEXT, None)] + sorted(cdus, key=lambda c: natural_key(c[0]))
+
+    def _fill_combo(self, name: str, combo: QComboBox, objs: list[Any], shared: Any, mixed: bool) -> None:
+        combo.clear()
+        if mixed:
+            combo.addItem(SEVERAL, SEVERAL)
+        for text, value in self._choices(name, objs):
+            combo.addItem(text, value)
+        combo.setCurrentIndex(0 if mixed else max(combo.findData(shared), 0))
+
+    def _fill_figures(self, objs: list[Any]) -> None:
+        while self.figures_form.rowCount():
+            self.figures_form.removeRow(0)
+        rows = self._figures_provider(self.doc, objs[0].id) if self._figures_provider and len(objs) == 1 else []
+        for label, value in rows:
+            text = QLabel(value)
+            text.setWordWrap(True)
+            self.figures_form.addRow(label, text)
+        self.figures_box.setVisible(bool(rows))
+
+    # ---------------------------------------------------------------- editing
+    def _line_edited(self, name: str) -> None:
+        editor = self.editors[name]
+        assert isinstance(editor, QLineEdit)
+        if self._filling or not editor.isModified():
+            return
+        editor.setModified(False)
+        text = editor.text().strip()
+        if name in ("x", "y", "u"):
+            if not text:
+                return
+            value: Any = int(text) if name == "u" else float(text.replace(",", "."))
+        else:
+            value = text
+            if name == "name" and not value:
+                self.refresh()
+                return
+        self.commit(name, value)
+
+    def _combo_chosen(self, name: str) -> None:
+        combo = self.editors[name]
+        assert isinstance(combo, QComboBox)
+        if self._filling or combo.currentData() == SEVERAL:
+            return
+        self.commit(name, combo.currentData())
+
+    def commit(self, name: str, value: Any) -> None:
+        """Apply ``value`` to field ``name`` of every selected object as one undo step."""
+        objs = self.objects()
+        try:
+            command = self._command(name, value, objs)
+        except Refusal as exc:
+            self.status_message.emit(str(exc))
+            self.refresh()
+            return
+        if command is not None:
+            self.session.push(command)
+
+    def _command(self, name: str, value: Any, objs: list[Any]) -> Command | None:
+        doc = self.doc
+        if name == "u":
+            device = objs[0]
+            return None if value == device.u else move_device(doc, device.id, device.rack, value)
+        if name in _ASSIGN_FIELDS:
+            command = assign(doc, [o.id for o in objs], name, value)
+            return command if command.values else None
+        if name == "type":
+            for obj in objs:
+                if isinstance(obj, Device) and obj.type != value:
+                    height = doc.catalog[value].height_u
+                    if not doc.fits_at(obj.rack, height, obj.u if height else 0, ignore=obj.id):
+                        raise Refusal(f"{doc.catalog[value].name} ({height}U) does not fit in "
+                                      f"{doc.racks[obj.rack].name} at U{obj.u}")
+        values = {o.id: {name: value} for o in objs if getattr(o, name) != value}
+        if not values:
+            return None
+        label = _LABELS[name].split(" (")[0].lower()
+        subject = objs[0].name if len(objs) == 1 and hasattr(objs[0], "name") else f"{len(values)} items"
+        return SetFields(values, text=f"Set {label} of {subject}")
