@@ -1,0 +1,140 @@
+"""Generate a plan's fabric: size it, place the switches, cable every port, route every cable.
+
+``generate_fabric`` returns one Compound (old fabric links removed, switches reused or placed,
+racks added or moved aside, links added with routed lengths, media and labels) and changes
+nothing itself, so the GUI pushes it as one undo step and the templates apply it directly.
+Switches of the chosen type already in the plan are reused (in rack and U order) before new
+ones are placed, so a user's hand-placed switches keep their places.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from planner.commands.base import AddObjects, Command, Compound, RemoveObjects, SetFields
+from planner.fabric.cabling import CORE, LEAF, NODE, SPINE, fabric_links, switch_slots
+from planner.fabric.placement import place_switches, row_key
+from planner.fabric.routing import Router
+from planner.fabric.sizing import FabricDesign, FabricError, design_fabric, node_devices, rails_of
+from planner.model.catalog import SWITCH
+from planner.model.document import Document, natural_key
+from planner.model.objects import TIERS, Device, Link
+
+_STEMS = {LEAF: "L", SPINE: "S", CORE: "C"}
+
+
+def _label(rack_name: str, device: Device, port: str) -> str:
+    return f"{rack_name}-U{device.u:02d}-{device.name}-{port}"
+
+
+def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1.0,
+                    placement: str = "middle", rack_power_w: float | None = None) -> Command:
+    """The command that gives the plan a complete, cabled, routed rail-optimised fabric.
+
+    ``rack_power_w`` caps the switch power per network rack (default: the rack rating less
+    the design-basis warning margin).
+    """
+    if switch_type not in doc.catalog or doc.catalog[switch_type].kind != SWITCH:
+        raise FabricError(f"{switch_type} is not a switch type in the catalogue")
+    item = doc.catalog[switch_type]
+    nodes = node_devices(doc)
+    if not nodes:
+        raise FabricError("the plan has no GPU nodes to connect")
+    design = design_fabric(len(nodes), rails_of(doc, nodes), item.port_count, oversubscription)
+    slots = switch_slots(design)
+
+    fabric_devices = {d.id for d in nodes} | {d.id for d in doc.devices.values() if d.role}
+    old_links = sorted({link.id for link in doc.links.values()
+                        if link.tier in TIERS or link.a_device in fabric_devices
+                        or link.b_device in fabric_devices}, key=natural_key)
+    reusable = sorted((d for d in doc.devices.values() if d.type == switch_type),
+                      key=lambda d: (natural_key(doc.racks[d.rack].name), d.u))
+    reused, spare = reusable[: len(slots)], reusable[len(slots):]
+
+    homes = _home_rows(doc, design, nodes, slots[len(reused):])
+    where = place_switches(doc, switch_type, homes, placement, rack_power_w)
+
+    updates: dict[str, dict[str, Any]] = {rid: dict(v) for rid, v in where.moves.items()}
+    devices: dict[tuple[str, int], Device] = {}
+    new_devices: list[Device] = []
+    for position, slot in enumerate(slots):
+        fields = {"name": f"{_STEMS[slot.role]}{slot.index + 1}", "role": slot.role,
+                  "su": slot.su, "pod": slot.pod, "rail": slot.rail}
+        if position < len(reused):
+            device = reused[position]
+            updates[device.id] = fields
+            devices[(slot.role, slot.index)] = Device(id=device.id, type=switch_type, rack=device.rack,
+                                                      u=device.u, **fields)
+        else:
+            rack_id, u = where.slots[position - len(reused)]
+            device = Device(id=doc.new_id("dev"), type=switch_type, rack=rack_id, u=u, **fields)
+            new_devices.append(device)
+            devices[(slot.role, slot.index)] = device
+    for device in spare:
+        if device.role:
+            updates[device.id] = {"role": "", "su": 0, "pod": 0, "rail": 0}
+    for index, node in enumerate(nodes):
+        devices[(NODE, index)] = node
+
+    moved_racks = [replace(doc.racks[rack_id], **values) for rack_id, values in where.moves.items()]
+    router = Router(doc, racks=[*where.new_racks, *moved_racks], devices=devices.values())
+    rack_names = {r.id: r.name for r in doc.racks.values()}
+    rack_names.update({r.id: r.name for r in where.new_racks})
+    links = _links(doc, design, devices, router, rack_names, item.port_names(),
+                   doc.catalog[nodes[0].type].port_names())
+
+    children: list[Command] = []
+    if old_links:
+        children.append(RemoveObjects(old_links, text="Remove old fabric links"))
+    if updates:
+        children.append(SetFields(updates, text="Assign fabric switches"))
+    if where.new_racks or new_devices:
+        children.append(AddObjects([*where.new_racks, *new_devices], text="Place switches"))
+    children.append(AddObjects(links, text="Cable fabric"))
+    counts = design.counts()["switches"]
+    return Compound(children, text=f"Generate fabric ({counts['leaf']} leaf, {counts['spine']} spine, "
+                                   f"{counts['core']} core; {len(links)} cables)")
+
+
+def _home_rows(doc: Document, design: FabricDesign, nodes: list[Device], slots: list) -> list[str]:
+    """Row for each switch still to place: where the nodes it serves stand."""
+    node_rows = [row_key(doc.racks[n.rack]) for n in nodes]
+    ordered_rows = list(dict.fromkeys(node_rows))
+
+    def middle_row(first: int, last: int) -> str:
+        last = min(last, len(nodes))
+        return node_rows[(first + last - 1) // 2]
+
+    homes = []
+    pod_nodes = design.sus_per_pod * design.down
+    for slot in slots:
+        if slot.role == LEAF:
+            su = slot.su - 1
+            homes.append(middle_row(su * design.down, (su + 1) * design.down))
+        elif slot.role == SPINE:
+            pod = slot.pod - 1
+            homes.append(middle_row(pod * pod_nodes, (pod + 1) * pod_nodes))
+        else:
+            group = slot.index // design.cores_per_group
+            homes.append(ordered_rows[(2 * group + 1) * len(ordered_rows) // (2 * design.core_groups)])
+    return homes
+
+
+def _links(doc: Document, design: FabricDesign, devices: dict[tuple[str, int], Device], router: Router,
+           rack_names: dict[str, str], switch_ports: list[str], node_ports: list[str]) -> list[Link]:
+    links = []
+    ports = {NODE: node_ports, LEAF: switch_ports, SPINE: switch_ports, CORE: switch_ports}
+    first = int(doc.new_id("link").split("-")[1])
+    for number, spec in enumerate(fabric_links(design), start=first):
+        a = devices[(spec.a_role, spec.a_index)]
+        b = devices[(spec.b_role, spec.b_index)]
+        a_port, b_port = ports[spec.a_role][spec.a_port], ports[spec.b_role][spec.b_port]
+        result = router.route(a.id, b.id, spec.tier)
+        links.append(Link(
+            id=f"link-{number}", a_device=a.id, a_port=a_port, b_device=b.id, b_port=b_port,
+            tier=spec.tier, rail=spec.rail, media=result.media, length_m=result.length_m,
+            stock_m=result.stock_m,
+            label=f"{_label(rack_names[a.rack], a, a_port)} ↔ {_label(rack_names[b.rack], b, b_port)}",
+        ))
+    return links

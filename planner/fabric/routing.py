@@ -1,0 +1,161 @@
+"""Routed cable lengths (DESIGN §5 Cables): up the source rack, along trays, down the other rack.
+
+A cable leaves its device, rises inside the rack to the overhead tray (``tray_height_m`` above
+the rack top), runs along the row tray, crosses between rows on a cross-aisle tray, runs along
+the destination row tray and drops to the other device. Cross-aisle trays run at both ends of
+the rows and over every network rack (a rack holding switches), where the fabric trunks are;
+the route takes the crossing that gives the shortest run. Cables inside one rack run in the
+rack's vertical manager from U to U. Slack (``cable_slack_fraction``, at least
+``cable_slack_min_m``) is added and the media and stock length are chosen by ``media``.
+
+``Router`` precomputes per-rack and per-device figures so that every link of a 32k-GPU hall
+routes in a few seconds; ``route`` and ``recompute_lengths`` are the calls other parts use.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from planner.commands.base import Command, SetFields
+from planner.fabric.media import NO_MEDIA, MediaChoice, choose_media, media_order
+from planner.model.catalog import SWITCH
+from planner.model.document import Document
+from planner.model.geometry import RACK_UNIT_M
+from planner.model.objects import TIER_NODE_LEAF, Link, Point, Rack
+
+
+@dataclass(frozen=True)
+class RouteResult:
+    """One cable's route: run with slack, stock length, media and the plan polyline (m)."""
+
+    length_m: float
+    stock_m: float
+    media: str
+    polyline: list[Point]
+    run_m: float
+
+
+@dataclass(frozen=True)
+class _RackPlace:
+    x: float
+    y: float
+    along_x: bool
+    row: str
+    top_m: float
+
+
+def _along_x(rotation: int) -> bool:
+    """Rows run east-west when racks face north or south."""
+    return rotation % 180 == 0
+
+
+class Router:
+    """Routes links over a document's racks, optionally with racks and devices not yet in it.
+
+    ``racks`` and ``devices`` override or extend the document's (used by the fabric generator
+    before its command is applied).
+    """
+
+    def __init__(self, doc: Document, racks: Iterable[Rack] = (), devices: Iterable = ()) -> None:
+        self.doc = doc
+        basis = doc.basis
+        self.slack_fraction = basis.cable_slack_fraction
+        self.slack_min = basis.cable_slack_min_m
+        self.tray = basis.tray_height_m
+        self.ethernet = basis.fabric_kind != "infiniband"
+        self.media = media_order(doc.catalog.media)
+        all_racks = dict(doc.racks)
+        all_racks.update({r.id: r for r in racks})
+        self.devices = dict(doc.devices)
+        self.devices.update({d.id: d for d in devices})
+        self.places: dict[str, _RackPlace] = {}
+        for rack in all_racks.values():
+            item = doc.catalog[rack.type]
+            self.places[rack.id] = _RackPlace(rack.x, rack.y, _along_x(rack.rotation), rack.row,
+                                              item.rack_units * RACK_UNIT_M)
+        network = {d.rack for d in self.devices.values() if doc.catalog[d.type].kind == SWITCH}
+        self.cross_x = self._crossings([p.x for p in self.places.values()],
+                                       [self.places[r].x for r in network if r in self.places])
+        self.cross_y = self._crossings([p.y for p in self.places.values()],
+                                       [self.places[r].y for r in network if r in self.places])
+        self._switch_kind = {d.id: doc.catalog[d.type].kind == SWITCH for d in self.devices.values()}
+
+    @staticmethod
+    def _crossings(all_coords: list[float], network_coords: list[float]) -> list[float]:
+        if not all_coords:
+            return []
+        return sorted({min(all_coords), max(all_coords), *network_coords})
+
+    def height_m(self, device_id: str) -> float:
+        """Height of a device's lowest U above the rack floor."""
+        return max(self.devices[device_id].u - 1, 0) * RACK_UNIT_M
+
+    def run(self, a_device: str, b_device: str) -> tuple[float, list[Point]]:
+        """Routed run in metres (no slack) and its plan polyline."""
+        da, db = self.devices[a_device], self.devices[b_device]
+        pa, pb = self.places[da.rack], self.places[db.rack]
+        za, zb = self.height_m(a_device), self.height_m(b_device)
+        if da.rack == db.rack:
+            return abs(za - zb), [(pa.x, pa.y)]
+        vertical = (pa.top_m - za + self.tray) + (pb.top_m - zb + self.tray)
+        if pa.along_x:
+            a_along, a_across, b_along, b_across, crossings = pa.x, pa.y, pb.x, pb.y, self.cross_x
+        else:
+            a_along, a_across, b_along, b_across, crossings = pa.y, pa.x, pb.y, pb.x, self.cross_y
+        same_row = (pa.row and pa.row == pb.row) or abs(a_across - b_across) < 0.05
+        if same_row:
+            return vertical + abs(a_along - b_along), [(pa.x, pa.y), (pb.x, pb.y)]
+        cross = self._best_crossing(crossings, a_along, b_along)
+        horizontal = abs(a_along - cross) + abs(a_across - b_across) + abs(cross - b_along)
+        if pa.along_x:
+            points = [(pa.x, pa.y), (cross, pa.y), (cross, pb.y), (pb.x, pb.y)]
+        else:
+            points = [(pa.x, pa.y), (pa.x, cross), (pb.x, cross), (pb.x, pb.y)]
+        return vertical + horizontal, points
+
+    @staticmethod
+    def _best_crossing(crossings: list[float], a: float, b: float) -> float:
+        """The crossing position minimising |a − c| + |c − b|."""
+        lo, hi = min(a, b), max(a, b)
+        i = bisect.bisect_left(crossings, lo - 1e-9)
+        if i < len(crossings) and crossings[i] <= hi + 1e-9:
+            return crossings[i]
+        candidates = [crossings[j] for j in (i - 1, i) if 0 <= j < len(crossings)]
+        return min(candidates, key=lambda c: abs(a - c) + abs(c - b)) if candidates else a
+
+    def with_slack(self, run_m: float) -> float:
+        return run_m + max(run_m * self.slack_fraction, self.slack_min)
+
+    def choose(self, length_m: float, switch_to_switch: bool) -> MediaChoice:
+        return choose_media(self.media, length_m, switch_to_switch, self.ethernet)
+
+    def route(self, a_device: str, b_device: str, tier: str = "") -> RouteResult:
+        run_m, points = self.run(a_device, b_device)
+        length = math.ceil(self.with_slack(run_m) * 100 - 1e-6) / 100
+        s2s = tier != TIER_NODE_LEAF and self._switch_kind[a_device] and self._switch_kind[b_device]
+        choice = self.choose(length, s2s) if length > 0 else NO_MEDIA
+        return RouteResult(length, choice.stock_m, choice.media, points, run_m)
+
+
+def route(doc: Document, link: Link) -> RouteResult:
+    """The route of one link in the plan as it stands."""
+    return Router(doc).route(link.a_device, link.b_device, link.tier)
+
+
+def link_values(result: RouteResult) -> dict[str, object]:
+    return {"length_m": result.length_m, "stock_m": result.stock_m, "media": result.media}
+
+
+def recompute_lengths(doc: Document, link_ids: Iterable[str]) -> Command:
+    """A command setting length, stock length and media of links whose racks moved."""
+    router = Router(doc)
+    values: dict[str, dict[str, object]] = {}
+    for link_id in link_ids:
+        link = doc.links[link_id]
+        new = link_values(router.route(link.a_device, link.b_device, link.tier))
+        if any(getattr(link, k) != v for k, v in new.items()):
+            values[link_id] = new
+    return SetFields(values, text=f"Recompute {len(values)} cable length{'s' if len(values) != 1 else ''}")

@@ -1,0 +1,239 @@
+"""Rows of racks for the templates: lay compute racks out, then give each row CDUs, busbars and PDUs.
+
+Rows run east-west. Row *i* faces north when *i* is even and south when odd, so rows 0|1 share
+a hot aisle (rear to rear) and 1|2 a cold aisle (front to front); aisle widths are the design
+basis minima rounded up to whole floor tiles (a cold aisle exactly at its minimum gets one
+more tile). Racks are filled from U1. ``finish_rows`` runs after the fabric is placed (network
+racks may have widened a row): it adds 0U PDUs for 2N, row CDUs at the row ends (split so each
+carries its racks' heat and flow), A/B busbar runs in sections that stay within the busbar's
+derated rating with a rack on failover, assigns every rack and draws the hall around it all.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from planner.fabric.placement import device_power_w
+from planner.model.catalog import ROW_CDU
+from planner.model.document import Document
+from planner.model.objects import BusbarRun, Device, Door, FloorUnit, HandOff, Rack, Zone
+
+if TYPE_CHECKING:
+    from planner.layout.templates import Site
+
+
+@dataclass
+class RowPlan:
+    """What the template decided: types, node count and how racks fill rows."""
+
+    rack_type: str
+    node_type: str
+    nodes: int
+    nodes_per_rack: int
+    racks_per_row: int
+    bus_type: str
+    pdu_type: str
+
+
+def _aisle(minimum: float, tile: float, extra_when_exact: bool) -> float:
+    width = math.ceil(minimum / tile - 1e-9) * tile
+    if extra_when_exact and abs(width - minimum) < 1e-9:
+        width += tile
+    return round(width, 6)
+
+
+def pdu_type(doc: Document) -> str:
+    """The rack PDU the templates fit: the catalogue's highest-rated."""
+    return max(doc.catalog.of_kind("rack_pdu"), key=lambda i: i.rating_a).key
+
+
+def _row_cdu_type(doc: Document) -> str:
+    return max(doc.catalog.of_kind(ROW_CDU), key=lambda i: i.capacity_kw).key
+
+
+def _flow_lpm(doc: Document, liquid_w: float) -> float:
+    basis = doc.basis
+    props = basis.fluid_properties
+    return 60.0 * liquid_w / 1000 / (props["density_kg_per_l"] * props["cp_kj_per_kg_k"] * basis.delta_t_k)
+
+
+def _liquid_w(doc: Document, type_key: str) -> float:
+    return device_power_w(doc, type_key) * doc.catalog[type_key].liquid_fraction
+
+
+def _cdus_needed(doc: Document, liquid_w: list[float]) -> int:
+    """Fewest CDUs whose even contiguous split of the racks keeps heat and flow within rating."""
+    item = doc.catalog[_row_cdu_type(doc)]
+    n = max(1, math.ceil(sum(liquid_w) / (item.capacity_kw * 1000)))
+    while n <= len(liquid_w):
+        if all(sum(chunk) <= item.capacity_kw * 1000 and _flow_lpm(doc, sum(chunk)) <= item.rated_flow_lpm
+               for chunk in _split(liquid_w, n)):
+            return n
+        n += 1
+    return len(liquid_w)
+
+
+def _split(values: list, n: int) -> list[list]:
+    """``values`` cut into ``n`` contiguous chunks of near-equal length."""
+    size, extra = divmod(len(values), n)
+    chunks, start = [], 0
+    for i in range(n):
+        end = start + size + (1 if i < extra else 0)
+        chunks.append(values[start:end])
+        start = end
+    return chunks
+
+
+def lay_rows(doc: Document, plan: RowPlan, site: Site) -> list[str]:
+    """Compute racks with their nodes, row by row; returns the row names."""
+    rack = doc.catalog[plan.rack_type]
+    node = doc.catalog[plan.node_type]
+    racks_needed = math.ceil(plan.nodes / plan.nodes_per_rack)
+    row_count = math.ceil(racks_needed / plan.racks_per_row)
+    rack_liquid = _liquid_w(doc, plan.node_type) * plan.nodes_per_rack
+    west = math.ceil(_cdus_needed(doc, [rack_liquid] * min(racks_needed, plan.racks_per_row)) / 2)
+    cdu_width = doc.catalog[_row_cdu_type(doc)].width_m
+    x0 = site.wall_margin_m + west * cdu_width + rack.width_m / 2
+    cold = _aisle(doc.basis.front_aisle_min_m, site.tile_m, True)
+    hot = _aisle(doc.basis.rear_aisle_min_m, site.tile_m, False)
+    y = site.wall_margin_m + rack.depth_m / 2
+    rows, placed, number = [], 0, 1
+    for row_index in range(row_count):
+        row = str(row_index + 1)
+        rows.append(row)
+        rotation = 0 if row_index % 2 == 0 else 180
+        for k in range(min(plan.racks_per_row, racks_needed - row_index * plan.racks_per_row)):
+            rack_obj = Rack(id=doc.new_id("rack"), type=plan.rack_type, name=f"R{number:02d}",
+                            x=round(x0 + k * rack.width_m, 6), y=round(y, 6), rotation=rotation, row=row)
+            number += 1
+            doc.add(rack_obj)
+            for n in range(min(plan.nodes_per_rack, plan.nodes - placed)):
+                doc.add(Device(id=doc.new_id("dev"), type=plan.node_type, name=f"N{n + 1}", rack=rack_obj.id,
+                               u=1 + n * node.height_u))
+                placed += 1
+        y += rack.depth_m + (hot if row_index % 2 == 0 else cold)
+    return rows
+
+
+def _three_phase_w(doc: Document, current_a: float) -> float:
+    basis = doc.basis
+    return math.sqrt(3) * basis.voltage_v * current_a * basis.power_factor
+
+
+def tapoff_limit_w(doc: Document, bus_type: str) -> float:
+    """Power one tap-off carries within the derating and the warning margin."""
+    basis = doc.basis
+    return _three_phase_w(doc, doc.catalog[bus_type].tapoff_rating_a * basis.derating * basis.power_warn_fraction)
+
+
+def pdus_per_side(doc: Document, rack_w: float) -> int:
+    """0U PDUs one side needs to carry the whole rack (2N), within the warning margin."""
+    basis = doc.basis
+    pdu = doc.catalog[pdu_type(doc)]
+    each = _three_phase_w(doc, pdu.rating_a * basis.derating * basis.power_warn_fraction)
+    return max(1, math.ceil(rack_w / each - 1e-9))
+
+
+def _rack_power_w(doc: Document, rack_id: str) -> float:
+    return sum(device_power_w(doc, d.type) for d in doc.devices_in(rack_id))
+
+
+def _add_pdus(doc: Document, rack: Rack, plan: RowPlan) -> None:
+    per_side = pdus_per_side(doc, _rack_power_w(doc, rack.id))
+    for side in ("A", "B"):
+        for k in range(per_side):
+            doc.add(Device(id=doc.new_id("dev"), type=plan.pdu_type, name=f"PDU-{side}{k + 1}", rack=rack.id, u=0))
+
+
+def finish_rows(doc: Document, plan: RowPlan, rows: list[str], site: Site) -> None:
+    """PDUs, CDUs, busbars and assignments for every row, then the hall around them."""
+    by_row: dict[str, list[Rack]] = {}
+    for rack in doc.racks.values():
+        by_row.setdefault(rack.row, []).append(rack)
+    cdu_number = bus_number = 1
+    for row in rows:
+        racks = sorted(by_row[row], key=lambda r: r.x)
+        for rack in racks:
+            _add_pdus(doc, rack, plan)
+        cdu_number = _add_cdus(doc, racks, cdu_number)
+        bus_number = _add_busbars(doc, racks, plan, bus_number)
+    _draw_hall(doc, site)
+
+
+def _add_cdus(doc: Document, racks: list[Rack], number: int) -> int:
+    pending = [r for r in racks if r.cdu is None]
+    if not pending:
+        return number
+    cdu_type = _row_cdu_type(doc)
+    item = doc.catalog[cdu_type]
+    liquid = [sum(_liquid_w(doc, d.type) for d in doc.devices_in(r.id)) for r in pending]
+    count = _cdus_needed(doc, liquid)
+    west = math.ceil(count / 2)
+    first, last = racks[0], racks[-1]
+    rack_half = doc.catalog[first.type].width_m / 2
+    for index, chunk in enumerate(_split(pending, count)):
+        if index < west:
+            x = first.x - rack_half - (west - index - 0.5) * item.width_m
+        else:
+            x = last.x + doc.catalog[last.type].width_m / 2 + (index - west + 0.5) * item.width_m
+        unit = FloorUnit(id=doc.new_id("fu"), type=cdu_type, name=f"CDU-{number:02d}", x=round(x, 6),
+                         y=first.y, rotation=first.rotation, row=first.row)
+        number += 1
+        doc.add(unit)
+        for rack in chunk:
+            doc.set_fields(rack.id, {"cdu": unit.id})
+    return number
+
+
+def _add_busbars(doc: Document, racks: list[Rack], plan: RowPlan, number: int) -> int:
+    basis = doc.basis
+    item = doc.catalog[plan.bus_type]
+    limit_w = (math.sqrt(3) * basis.voltage_v * basis.power_factor * item.rating_a * basis.derating
+               * basis.power_warn_fraction)
+    sections: list[list[Rack]] = [[]]
+    load = 0.0
+    for rack in racks:
+        power = _rack_power_w(doc, rack.id)
+        if sections[-1] and load + power > limit_w:
+            sections.append([])
+            load = 0.0
+        sections[-1].append(rack)
+        load += power
+    for section in sections:
+        half_w = doc.catalog[section[0].type].width_m / 2
+        half_d = doc.catalog[section[0].type].depth_m / 2
+        x1, x2 = section[0].x - half_w, section[-1].x + half_w
+        ids = {}
+        for side, dy in (("A", -half_d), ("B", half_d)):
+            bus = BusbarRun(id=doc.new_id("bus"), type=plan.bus_type, name=f"BB-{side}{number:02d}",
+                            x1=round(x1, 6), y1=round(section[0].y + dy, 6), x2=round(x2, 6),
+                            y2=round(section[0].y + dy, 6), side=side, row=section[0].row)
+            doc.add(bus)
+            ids[side] = bus.id
+        number += 1
+        for rack in section:
+            doc.set_fields(rack.id, {"feed_a": ids["A"], "feed_b": ids["B"]})
+    return number
+
+
+def _draw_hall(doc: Document, site: Site) -> None:
+    """Outline on the tile grid around all equipment, one slab zone, a door and hand-off points."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for obj in [*doc.racks.values(), *doc.floor_units.values()]:
+        x0, y0, x1, y1 = doc.rack_bounds(obj)
+        xs += [x0, x1]
+        ys += [y0, y1]
+    tile, margin = site.tile_m, site.wall_margin_m
+    width = math.ceil((max(xs) + margin) / tile - 1e-9) * tile
+    depth = math.ceil((max(ys) + margin) / tile - 1e-9) * tile
+    width, depth = round(width, 6), round(depth, 6)
+    doc.outline = [(0.0, 0.0), (width, 0.0), (width, depth), (0.0, depth)]
+    doc.add(Zone(id=doc.new_id("zone"), name="Slab", polygon=list(doc.outline), rating_kpa=site.slab_rating_kpa))
+    door_y = round(depth / 2, 6)
+    doc.add(Door(id=doc.new_id("door"), name="Loading door", x1=0.0, y1=door_y - site.door_width_m / 2, x2=0.0,
+                     y2=door_y + site.door_width_m / 2))
+    doc.add(HandOff(id=doc.new_id("ho"), name="Facility water", kind="coolant", x=tile, y=tile))
+    doc.add(HandOff(id=doc.new_id("ho"), name="Switchboard A/B", kind="power", x=2 * tile, y=tile))

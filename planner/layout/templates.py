@@ -1,0 +1,190 @@
+"""Whole plans from a few parameters: ``starter``, ``pod`` and ``hall`` (issue 4, DESIGN §1).
+
+A template decides how many nodes a rack takes (``rack_kw`` against the node power, the
+rack's U, weight and power ratings, the floor rating and the busbar tap-off), lays racks out
+in rows with alternating cold and hot aisles, generates and cables the fabric (switches in
+network racks in the middle of each row), then gives every row its CDUs and A/B busbar runs,
+fills every rack with enough 0U PDUs for 2N, assigns every rack, and draws the hall around it.
+Parameters that cannot give an error-free plan raise ``TemplateError`` with a one-line reason.
+
+The hall shell a template draws (clear span, slab rating, margins) is described by ``Site``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from planner.fabric.generate import generate_fabric
+from planner.fabric.placement import device_power_w
+from planner.fabric.sizing import FabricError, default_switch, design_fabric
+from planner.layout.rows import (
+    RowPlan,
+    finish_rows,
+    lay_rows,
+    pdu_type,
+    pdus_per_side,
+    tapoff_limit_w,
+)
+from planner.model.catalog import NODE, RACK, RACK_CDU, STORAGE, SWITCH
+from planner.model.document import Document
+from planner.model.objects import Device
+
+TEMPLATES = ("starter", "pod", "hall")
+MAX_NODES = {"starter": 4, "pod": 32, "hall": 4096}
+DEFAULT_NODES = {"starter": 4, "pod": 32, "hall": 256}
+DEFAULT_RACK_KW = {"starter": 60.0, "pod": 48.0, "hall": 48.0}
+DEFAULT_NODE = "node-8gpu-liquid-4u"
+
+
+class TemplateError(ValueError):
+    """The template parameters cannot give an error-free plan; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Site:
+    """The hall shell a template draws: a clear-span hall on one slab.
+
+    ``slab_rating_kpa`` is the distributed rating of a slab-on-grade; the row CDUs (≈12.3 kPa
+    on their own footprint) need more than the 12 kPa a raised floor would give. Edit the zone
+    after surveying the real hall.
+    """
+
+    slab_rating_kpa: float = 20.0
+    wall_margin_m: float = 2.4
+    tile_m: float = 0.6
+    door_width_m: float = 2.4
+    max_sus_per_row: int = 4
+
+
+def _pick(doc: Document, key: str | None, kind: str, default: str | None, what: str) -> str:
+    key = key or default
+    if key is None or key not in doc.catalog or doc.catalog[key].kind != kind:
+        raise TemplateError(f"{key!r} is not a {what} type in the catalogue")
+    return key
+
+
+def _rack_type(doc: Document) -> str:
+    """The template rack: the catalogue rack with the highest power rating."""
+    return max(doc.catalog.of_kind(RACK), key=lambda r: (r.max_power_kw, r.rack_units)).key
+
+
+def nodes_per_rack(doc: Document, node_type: str, rack_type: str, rack_kw: float, site: Site,
+                   busbar_type: str) -> int:
+    """How many nodes a compute rack takes: the least of the power, U, weight and floor limits."""
+    basis = doc.basis
+    node, rack = doc.catalog[node_type], doc.catalog[rack_type]
+    if rack_kw <= 0:
+        raise TemplateError(f"--rack-kw must be positive, not {rack_kw:g}")
+    if rack_kw > rack.max_power_kw:
+        raise TemplateError(f"--rack-kw {rack_kw:g} is above the {rack.name} rating of {rack.max_power_kw:g} kW")
+    tapoff_kw = tapoff_limit_w(doc, busbar_type) / 1000
+    if rack_kw > tapoff_kw:
+        raise TemplateError(f"--rack-kw {rack_kw:g} is above the {tapoff_kw:.1f} kW a busbar tap-off "
+                            f"carries within {basis.power_warn_fraction:.0%} of its derated rating")
+    node_w = device_power_w(doc, node_type)
+    by_power = math.floor(rack_kw * 1000 / node_w + 1e-9)
+    by_units = rack.rack_units // node.height_u
+    pdu = doc.catalog[pdu_type(doc)]
+    pdus = 2 * pdus_per_side(doc, rack_kw * 1000)
+    floor_kg = (site.slab_rating_kpa * basis.floor_warn_fraction * rack.width_m * rack.depth_m
+                * 1000 / 9.80665)
+    load_kg = min(rack.max_load_kg, floor_kg) - rack.weight_kg - pdus * pdu.weight_kg
+    by_weight = math.floor(load_kg / node.weight_kg)
+    count = min(by_power, by_units, by_weight)
+    if count < 1:
+        limit = ("power" if by_power < 1 else "rack units" if by_units < 1 else "weight")
+        raise TemplateError(f"a {node.name} does not fit a {rack.name} at {rack_kw:g} kW (limited by {limit})")
+    return count
+
+
+def busbar_type(doc: Document) -> str:
+    return max(doc.catalog.of_kind("busbar"), key=lambda i: i.rating_a).key
+
+
+def build_template(name: str, nodes: int | None = None, node_type: str | None = None,
+                   switch_type: str | None = None, rack_kw: float | None = None,
+                   site: Site | None = None) -> Document:
+    """A complete plan: layout, fabric, cabling and routed lengths."""
+    if name not in TEMPLATES:
+        raise TemplateError(f"unknown template {name!r} (choose {', '.join(TEMPLATES)})")
+    site = site or Site()
+    doc = Document()
+    count = DEFAULT_NODES[name] if nodes is None else nodes
+    if not 1 <= count <= MAX_NODES[name]:
+        raise TemplateError(f"the {name} template takes 1 to {MAX_NODES[name]:,} nodes, not {count:,}")
+    node_key = _pick(doc, node_type, NODE, DEFAULT_NODE, "GPU node")
+    switch_key = _pick(doc, switch_type, SWITCH, default_switch(doc), "switch")
+    kw = DEFAULT_RACK_KW[name] if rack_kw is None else rack_kw
+    rack_key = _rack_type(doc)
+    bus_key = busbar_type(doc)
+    doc.meta.project = f"{name.capitalize()} template, {count} nodes"
+    doc.meta.author = "Hall Planner template"
+    node = doc.catalog[node_key]
+    switch = doc.catalog[switch_key]
+    try:
+        design = design_fabric(count, node.port_count, switch.port_count, doc.basis.oversubscription)
+    except FabricError as exc:
+        raise TemplateError(str(exc)) from None
+    if name == "starter":
+        if design.tiers != 1:
+            raise TemplateError(f"the starter has one leaf: {count} nodes need {design.leaves} leaves")
+        per_rack = count
+        _check_starter(doc, node_key, switch_key, rack_key, count, kw)
+    else:
+        per_rack = nodes_per_rack(doc, node_key, rack_key, kw, site, bus_key)
+    racks_needed = math.ceil(count / per_rack)
+    if name == "hall":
+        su_racks = math.ceil(design.down / per_rack) if design.tiers > 1 else racks_needed
+        sus_per_row = max(1, min(site.max_sus_per_row, round(math.sqrt(max(design.sus, 1) / 2))))
+        per_row = min(racks_needed, su_racks * sus_per_row)
+    else:
+        per_row = racks_needed
+    plan = RowPlan(rack_type=rack_key, node_type=node_key, nodes=count, nodes_per_rack=per_rack,
+                   racks_per_row=per_row, bus_type=bus_key, pdu_type=pdu_type(doc))
+    rows = lay_rows(doc, plan, site)
+    if name == "starter":
+        _fit_starter(doc, switch_key)
+    try:
+        command = generate_fabric(doc, switch_key, doc.basis.oversubscription, "middle", kw * 1000)
+    except FabricError as exc:
+        raise TemplateError(str(exc)) from None
+    command.apply(doc)
+    finish_rows(doc, plan, rows, site)
+    return doc
+
+
+def _check_starter(doc: Document, node_key: str, switch_key: str, rack_key: str, count: int,
+                   kw: float) -> None:
+    rack = doc.catalog[rack_key]
+    extras = [switch_key, _storage(doc), _rack_cdu(doc)]
+    load = count * device_power_w(doc, node_key) + sum(device_power_w(doc, k) for k in extras)
+    if load > kw * 1000 + 1e-6:
+        raise TemplateError(f"the starter rack draws {load / 1000:.1f} kW with {count} nodes, "
+                            f"above --rack-kw {kw:g}")
+    units = count * doc.catalog[node_key].height_u + sum(doc.catalog[k].height_u for k in extras)
+    if units > rack.rack_units:
+        raise TemplateError(f"the starter needs {units}U, more than the {rack.rack_units}U of a {rack.name}")
+
+
+def _storage(doc: Document) -> str:
+    return doc.catalog.of_kind(STORAGE)[0].key
+
+
+def _rack_cdu(doc: Document) -> str:
+    return max(doc.catalog.of_kind(RACK_CDU), key=lambda i: i.capacity_kw).key
+
+
+def _fit_starter(doc: Document, switch_key: str) -> None:
+    """The starter's one rack also holds its leaf (top), a flash store and an in-rack CDU."""
+    rack = next(iter(doc.racks.values()))
+    for key, stem in ((_rack_cdu(doc), "CDU1"), (_storage(doc), "ST1"), (switch_key, "SW1")):
+        height = doc.catalog[key].height_u
+        if key == switch_key:
+            u = doc.catalog[rack.type].rack_units - height
+        else:
+            u = doc.lowest_free_u(rack.id, height)
+        device = Device(id=doc.new_id("dev"), type=key, name=stem, rack=rack.id, u=u)
+        doc.add(device)
+        if key == _rack_cdu(doc):
+            doc.set_fields(rack.id, {"cdu": device.id})
