@@ -11,7 +11,10 @@ import importlib
 import sys
 
 #: Modules that each add one headless subcommand.
-SUBCOMMANDS: list[str] = []
+SUBCOMMANDS: list[str] = [
+    "planner.cli.validate",
+    "planner.cli.report",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,171 @@
+"""A cached view of one document for the rules: per-rack figures, who is on which busbar and
+CDU, which zone an object stands in, and a spatial index (shapely STRtree) of footprints.
+
+The incremental validator keeps one Context alive and tells it what changed (``forget``), so
+a drag re-computes the figures of one rack, not of the hall.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import shapely
+from shapely.geometry import Polygon, box
+from shapely.strtree import STRtree
+
+from planner.model.document import Document, natural_key, prefix_of
+from planner.model.geometry import bounds_of, point_in_polygon
+from planner.model.objects import Zone
+from planner.rules.figures import RackFigures, rack_figures
+
+#: Collections whose footprints are in the spatial index.
+SPATIAL_PREFIXES = ("rack", "fu", "obs")
+
+
+def object_bounds(doc: Document, obj_id: str) -> tuple[float, float, float, float]:
+    """(min_x, min_y, max_x, max_y) of a rack's or floor unit's footprint or an obstacle."""
+    obj = doc.get(obj_id)
+    if prefix_of(obj_id) == "obs":
+        return bounds_of(obj.polygon)
+    return doc.rack_bounds(obj)
+
+
+class Context:
+    """Figures and indices over a document, built lazily and kept up to date by ``forget``."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self._racks: dict[str, RackFigures] = {}
+        self._feed_index: dict[str, set[str]] | None = None
+        self._cdu_index: dict[str, set[str]] | None = None
+        self._assigned: dict[str, tuple[str | None, str | None, str | None]] = {}
+        self._zone_of: dict[str, Zone | None] = {}
+        self._tree: STRtree | None = None
+        self._tree_ids: list[str] = []
+        self._shapes: dict[str, Any] = {}
+        self._outline: Polygon | None = None
+        self._outline_built = False
+
+    # ------------------------------------------------------------------ figures
+    def rack(self, rack_id: str) -> RackFigures:
+        figs = self._racks.get(rack_id)
+        if figs is None:
+            figs = self._racks[rack_id] = rack_figures(self.doc, rack_id)
+        return figs
+
+    # -------------------------------------------------------------- assignments
+    def _build_assignments(self) -> None:
+        self._feed_index, self._cdu_index, self._assigned = {}, {}, {}
+        for rack in self.doc.racks.values():
+            self._index_rack(rack.id)
+
+    def _index_rack(self, rack_id: str) -> None:
+        assert self._feed_index is not None and self._cdu_index is not None
+        rack = self.doc.racks[rack_id]
+        self._assigned[rack_id] = (rack.feed_a, rack.feed_b, rack.cdu)
+        for target in (rack.feed_a, rack.feed_b):
+            if target is not None:
+                self._feed_index.setdefault(target, set()).add(rack_id)
+        if rack.cdu is not None:
+            self._cdu_index.setdefault(rack.cdu, set()).add(rack_id)
+
+    def _unindex_rack(self, rack_id: str) -> None:
+        assert self._feed_index is not None and self._cdu_index is not None
+        feed_a, feed_b, cdu = self._assigned.pop(rack_id, (None, None, None))
+        for target in (feed_a, feed_b):
+            if target is not None:
+                self._feed_index.get(target, set()).discard(rack_id)
+        if cdu is not None:
+            self._cdu_index.get(cdu, set()).discard(rack_id)
+
+    def index(self) -> None:
+        """Build the assignment index now, so it holds the state before the next edit."""
+        if self._feed_index is None:
+            self._build_assignments()
+
+    def assignments(self, rack_id: str) -> tuple[str | None, str | None, str | None]:
+        """(feed A, feed B, CDU) of a rack as last indexed (the old values right after a change)."""
+        if self._feed_index is None:
+            self._build_assignments()
+        return self._assigned.get(rack_id, (None, None, None))
+
+    def racks_on_feed(self, bus_id: str) -> list[str]:
+        if self._feed_index is None:
+            self._build_assignments()
+        assert self._feed_index is not None
+        return sorted(self._feed_index.get(bus_id, ()), key=natural_key)
+
+    def racks_on_cdu(self, cdu_id: str) -> list[str]:
+        if self._cdu_index is None:
+            self._build_assignments()
+        assert self._cdu_index is not None
+        return sorted(self._cdu_index.get(cdu_id, ()), key=natural_key)
+
+    # -------------------------------------------------------------------- zones
+    def zone_of(self, obj_id: str) -> Zone | None:
+        """The zone under an object's centre; where zones overlap, the one with the lowest rating."""
+        if obj_id not in self._zone_of:
+            obj = self.doc.get(obj_id)
+            zones = [z for z in self.doc.zones.values() if point_in_polygon(obj.x, obj.y, z.polygon)]
+            zones.sort(key=lambda z: (z.rating_kpa, natural_key(z.id)))
+            self._zone_of[obj_id] = zones[0] if zones else None
+        return self._zone_of[obj_id]
+
+    def racks_in_zone(self, zone_id: str) -> list[str]:
+        return [r for r in sorted(self.doc.racks, key=natural_key) if (z := self.zone_of(r)) is not None and z.id == zone_id]
+
+    # ------------------------------------------------------------------ spatial
+    def shape(self, obj_id: str) -> Any:
+        """The footprint of a rack or floor unit (a box) or an obstacle's polygon."""
+        shape = self._shapes.get(obj_id)
+        if shape is None:
+            obj = self.doc.get(obj_id)
+            if prefix_of(obj_id) == "obs":
+                shape = Polygon(obj.polygon)
+            else:
+                shape = box(*self.doc.rack_bounds(obj))
+            self._shapes[obj_id] = shape
+        return shape
+
+    def _build_tree(self) -> None:
+        ids = [*self.doc.racks, *self.doc.floor_units, *self.doc.obstacles]
+        self._tree_ids = ids
+        self._tree = STRtree([self.shape(i) for i in ids])
+
+    def near(self, bounds: tuple[float, float, float, float], margin: float) -> list[str]:
+        """Ids of racks, floor units and obstacles whose footprint comes within ``margin`` of ``bounds``."""
+        if self._tree is None:
+            self._build_tree()
+        assert self._tree is not None
+        x0, y0, x1, y1 = bounds
+        hits = self._tree.query(box(x0 - margin, y0 - margin, x1 + margin, y1 + margin))
+        return [self._tree_ids[i] for i in hits]
+
+    def outline(self) -> Polygon | None:
+        if not self._outline_built:
+            pts = self.doc.outline
+            self._outline = shapely.make_valid(Polygon(pts)) if len(pts) >= 3 else None
+            self._outline_built = True
+        return self._outline
+
+    # ------------------------------------------------------------ invalidation
+    def forget(self, racks: set[str], spatial: set[str], assignments: set[str], zones_changed: bool) -> None:
+        """Drop what a change made stale: figures of ``racks``, footprints of ``spatial`` ids,
+        the assignment index entries of ``assignments`` racks, and zone membership."""
+        for rack_id in racks:
+            self._racks.pop(rack_id, None)
+        if spatial:
+            for obj_id in spatial:
+                self._shapes.pop(obj_id, None)
+                self._zone_of.pop(obj_id, None)
+            self._tree = None
+        if zones_changed:
+            self._zone_of.clear()
+        if self._feed_index is not None:
+            for rack_id in assignments:
+                self._unindex_rack(rack_id)
+                if rack_id in self.doc.racks:
+                    self._index_rack(rack_id)
+
+    def forget_all(self) -> None:
+        self.__init__(self.doc)  # type: ignore[misc]

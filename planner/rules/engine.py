@@ -1,0 +1,346 @@
+"""The validation engine: a catalogue of small rules, run in full on load and incrementally after
+every edit (DESIGN §2, §5).
+
+Adding rules (e.g. network rules in ``planner/rules/network.py``)
+------------------------------------------------------------------
+Write a module with functions decorated by ``@rule`` and add its name to ``RULE_MODULES``::
+
+    from planner.rules.engine import LINK, rule
+    from planner.rules.finding import ERROR
+
+    @rule("N3", scope=LINK, reads={"link.*", "dev.rack", "rack.x", "rack.y"},
+          basis=("fabric_kind",), source="IEEE 802.3 / IBTA reach tables")
+    def media_reach(ctx, link_id, r):
+        ...
+        yield r.finding(ctx, ERROR, (link_id,), "link-7: 6.2 m exceeds DAC reach 3 m")
+
+- ``scope`` says what one check is about: one rack, floor unit, busbar, CDU, zone, device,
+  link, or the whole hall (HALL, subject ``"hall"``). The function gets the Context, one
+  subject id and the Rule, and yields Findings (make them with ``r.finding``).
+- ``reads`` names the inputs as ``"prefix.field"`` (``"rack.x"``) or ``"prefix.*"`` (any field,
+  or objects added/removed). After an edit a rule runs only if the edit touched something it
+  reads (a rename counts as touching every field), and only for the subjects of its scope
+  the edit can affect: the objects changed, their racks and devices, their spatial neighbours (STRtree over footprints, within the
+  largest clearance in the design basis), the busbars and CDUs they are assigned to (old and
+  new), and the racks on a changed busbar or CDU. A rule must read nothing else: its result
+  for a subject may depend only on what these neighbourhoods cover.
+- ``basis`` lists the design-basis fields it uses as thresholds; ``source`` is the standard or
+  datasheet behind the limit, ``source_field`` a basis field whose ``DesignBasis.source()``
+  is cited instead (a plan can annotate its own sources).
+
+Any change to the design basis, the catalogue or the hall outline re-runs everything.
+The incremental result always equals a full run (tests/property/test_incremental_*.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from planner.commands.base import Change
+from planner.model.catalog import RACK_CDU, ROW_CDU
+from planner.model.document import Document, prefix_of
+from planner.rules.context import SPATIAL_PREFIXES, Context, object_bounds
+from planner.rules.finding import Finding, sort_findings
+
+RACK, FLOOR_UNIT, BUSBAR, CDU, ZONE, DEVICE, LINK, HALL = (
+    "rack", "floor_unit", "busbar", "cdu", "zone", "device", "link", "hall")
+SCOPES = (RACK, FLOOR_UNIT, BUSBAR, CDU, ZONE, DEVICE, LINK, HALL)
+HALL_SUBJECT = "hall"
+
+#: Modules whose ``@rule`` functions make up the catalogue, imported on first use.
+RULE_MODULES: list[str] = [
+    "planner.rules.floor",
+    "planner.rules.power",
+    "planner.rules.cooling",
+    "planner.rules.space",
+]
+
+Check = Callable[[Context, str, "Rule"], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One check of the catalogue, with what it reads and where its limit comes from."""
+
+    id: str
+    title: str
+    scope: str
+    reads: frozenset[str]
+    check: Check
+    basis: tuple[str, ...] = ()
+    source: str = ""
+    source_field: str | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.id}:{self.scope}"
+
+    @property
+    def family(self) -> str:
+        return self.id.rstrip("0123456789")
+
+    def reads_any(self, keys: set[str]) -> bool:
+        for key in keys:
+            prefix, name = key.split(".", 1)
+            for read in self.reads:
+                r_prefix, r_name = read.split(".", 1)
+                if r_prefix == prefix and (name == "*" or r_name in ("*", name)):
+                    return True
+        return False
+
+    def finding(self, ctx: Context, severity: str, subjects: Iterable[str], message: str,
+                source_field: str | None = None) -> Finding:
+        """A Finding of this rule citing its source (or the design-basis field ``source_field``)."""
+        cited = source_field or self.source_field
+        source = ctx.doc.basis.source(cited) if cited else self.source
+        return Finding(rule=self.id, severity=severity, subjects=tuple(subjects), message=message, source=source)
+
+
+_REGISTRY: dict[str, Rule] = {}
+_loaded = False
+
+
+def rule(rule_id: str, *, scope: str, reads: Iterable[str], title: str = "", basis: Iterable[str] = (),
+         source: str = "", source_field: str | None = None) -> Callable[[Check], Check]:
+    """Register a check in the catalogue (see the module docstring)."""
+    if scope not in SCOPES:
+        raise ValueError(f"unknown scope {scope!r}")
+
+    def register(fn: Check) -> Check:
+        new = Rule(id=rule_id, title=title or (fn.__doc__ or fn.__name__).strip().splitlines()[0], scope=scope,
+                   reads=frozenset(reads), check=fn, basis=tuple(basis), source=source, source_field=source_field)
+        _REGISTRY[new.key] = new
+        return fn
+
+    return register
+
+
+def all_rules() -> list[Rule]:
+    """Every registered rule, importing the rule modules on first call."""
+    global _loaded
+    if not _loaded:
+        for name in RULE_MODULES:
+            importlib.import_module(name)
+        _loaded = True
+    return sorted(_REGISTRY.values(), key=lambda r: (r.family, int(r.id[len(r.family):] or 0), r.scope))
+
+
+def subjects(doc: Document, scope: str) -> Iterator[str]:
+    """Every subject of a scope in the document."""
+    if scope == RACK:
+        yield from doc.racks
+    elif scope == FLOOR_UNIT:
+        yield from doc.floor_units
+    elif scope == BUSBAR:
+        yield from doc.busbars
+    elif scope == ZONE:
+        yield from doc.zones
+    elif scope == DEVICE:
+        yield from doc.devices
+    elif scope == LINK:
+        yield from doc.links
+    elif scope == HALL:
+        yield HALL_SUBJECT
+    elif scope == CDU:
+        yield from (u.id for u in doc.floor_units.values() if doc.catalog[u.type].kind == ROW_CDU)
+        yield from (d.id for d in doc.devices.values() if doc.catalog[d.type].kind == RACK_CDU)
+
+
+def _exists(doc: Document, scope: str, subject: str) -> bool:
+    if scope == HALL:
+        return True
+    if scope == CDU:
+        obj = doc.find(subject)
+        return obj is not None and prefix_of(subject) in ("fu", "dev") and doc.catalog[obj.type].kind in (ROW_CDU, RACK_CDU)
+    collection = {RACK: doc.racks, FLOOR_UNIT: doc.floor_units, BUSBAR: doc.busbars, ZONE: doc.zones,
+                  DEVICE: doc.devices, LINK: doc.links}[scope]
+    return subject in collection
+
+
+def changed_keys(change: Change) -> set[str]:
+    """The ``prefix.field`` inputs a change touched (``prefix.*`` for added or removed objects,
+    and for renames: messages quote names, so a rename concerns every rule reading that kind)."""
+    keys = {f"{prefix_of(i)}.*" for i in change.added | change.removed}
+    for obj_id, names in change.modified.items():
+        keys.update(f"{prefix_of(obj_id)}.{'*' if name == 'name' else name}" for name in names)
+    return keys
+
+
+@dataclass
+class Delta:
+    """What an incremental update changed in the findings."""
+
+    added: list[Finding] = field(default_factory=list)
+    removed: list[Finding] = field(default_factory=list)
+    full: bool = False
+
+    def __bool__(self) -> bool:
+        return self.full or bool(self.added or self.removed)
+
+
+class Validator:
+    """Live findings of one document: a full run on creation, then ``update(change)`` per edit.
+
+    Keeps findings per (rule, subject) so an edit replaces exactly the results it can affect,
+    and remembers the old device → rack placements and footprints so it knows what an edit
+    moved away from.
+    """
+
+    def __init__(self, doc: Document, rules: Iterable[Rule] | None = None) -> None:
+        self.doc = doc
+        self.rules = list(rules) if rules is not None else all_rules()
+        self.ctx = Context(doc)
+        self._results: dict[tuple[str, str], list[Finding]] = {}
+        self._device_rack: dict[str, str] = {}
+        self._bounds: dict[str, tuple[float, float, float, float]] = {}
+        self._sorted: list[Finding] | None = None
+        self.full_run()
+
+    @property
+    def findings(self) -> list[Finding]:
+        if self._sorted is None:
+            self._sorted = sort_findings([f for group in self._results.values() for f in group])
+        return self._sorted
+
+    def full_run(self) -> Delta:
+        """Validate everything (on load, and after design-basis, catalogue or outline changes)."""
+        before = self.findings if self._results else []
+        doc = self.doc
+        self.ctx.forget_all()
+        self.ctx.index()
+        self._results = {}
+        self._sorted = None
+        self._device_rack = {d.id: d.rack for d in doc.devices.values()}
+        self._bounds = {i: object_bounds(doc, i) for prefix in SPATIAL_PREFIXES
+                        for i in getattr(doc, {"rack": "racks", "fu": "floor_units", "obs": "obstacles"}[prefix])}
+        for r in self.rules:
+            for subject in subjects(doc, r.scope):
+                self._run(r, subject)
+        return Delta(added=self.findings, removed=before, full=True)
+
+    def _run(self, r: Rule, subject: str) -> list[Finding]:
+        found = list(r.check(self.ctx, subject, r))
+        if found:
+            self._results[(r.key, subject)] = found
+        return found
+
+    def margin(self) -> float:
+        """How far a footprint change can reach: the largest clearance any rule probes."""
+        b = self.doc.basis
+        return max(b.front_aisle_min_m, b.rear_aisle_min_m, b.front_aisle_vendor_min_m,
+                   b.rear_aisle_vendor_min_m, b.working_space_m) + 0.01
+
+    def update(self, change: Change) -> Delta:
+        """Re-run the rules an edit can affect, for the subjects it can affect."""
+        if change.basis or change.catalog or change.outline:
+            return self.full_run()
+        if not change.touched:
+            return Delta()
+        keys = changed_keys(change)
+        rules = [r for r in self.rules if r.reads_any(keys)]
+        dirty = self._dirty(change)
+        delta = Delta()
+        for r in rules:
+            for subject in dirty[r.scope]:
+                old = self._results.pop((r.key, subject), [])
+                new = self._run(r, subject) if _exists(self.doc, r.scope, subject) else []
+                if old != new:
+                    delta.removed.extend(old)
+                    delta.added.extend(new)
+        if delta:
+            self._sorted = None
+        return delta
+
+    def _dirty(self, change: Change) -> dict[str, set[str]]:
+        """Subjects per scope an edit can affect (old and new neighbourhoods)."""
+        doc, ctx = self.doc, self.ctx
+        dirty: dict[str, set[str]] = {scope: set() for scope in SCOPES}
+        dirty[HALL].add(HALL_SUBJECT)
+        direct: set[str] = set()
+        spatial: set[str] = set()
+        zones_changed = False
+        for obj_id in change.touched:
+            prefix = prefix_of(obj_id)
+            if prefix == "rack":
+                direct.add(obj_id)
+            elif prefix == "dev":
+                direct.update(r for r in (self._device_rack.get(obj_id), getattr(doc.find(obj_id), "rack", None)) if r)
+                dirty[DEVICE].add(obj_id)
+                dirty[CDU].add(obj_id)
+                dirty[LINK].update(doc.link_ids_of(obj_id))
+            elif prefix == "fu":
+                dirty[FLOOR_UNIT].add(obj_id)
+                dirty[CDU].add(obj_id)
+            elif prefix == "bus":
+                dirty[BUSBAR].add(obj_id)
+            elif prefix == "zone":
+                zones_changed = True
+            elif prefix == "link":
+                dirty[LINK].add(obj_id)
+            if prefix in SPATIAL_PREFIXES:
+                spatial.add(obj_id)
+        regions = [self._bounds[i] for i in spatial if i in self._bounds]
+        owners = set(dirty[BUSBAR]) | set(dirty[CDU])
+
+        def collect_assignments() -> None:
+            for rack_id in direct:
+                feed_a, feed_b, cdu = ctx.assignments(rack_id)
+                dirty[BUSBAR].update(f for f in (feed_a, feed_b) if f)
+                if cdu:
+                    dirty[CDU].add(cdu)
+            for owner in owners:
+                if prefix_of(owner) != "bus":
+                    dirty[RACK].update(ctx.racks_on_cdu(owner))
+                    continue
+                for rack_id in ctx.racks_on_feed(owner):  # and the partner busbars of its racks
+                    dirty[RACK].add(rack_id)
+                    dirty[BUSBAR].update(f for f in ctx.assignments(rack_id)[:2] if f)
+
+        collect_assignments()  # the old assignments, before the index forgets them
+        ctx.forget(racks=direct, spatial=spatial, assignments=direct, zones_changed=zones_changed)
+        for obj_id in spatial:
+            if obj_id in doc:
+                self._bounds[obj_id] = object_bounds(doc, obj_id)
+                regions.append(self._bounds[obj_id])
+            else:
+                self._bounds.pop(obj_id, None)
+        for obj_id in change.touched:
+            if prefix_of(obj_id) == "dev":
+                device = doc.devices.get(obj_id)
+                if device is None:
+                    self._device_rack.pop(obj_id, None)
+                else:
+                    self._device_rack[obj_id] = device.rack
+        for rack_id in direct:
+            if rack_id not in doc.racks:
+                continue
+            for device in doc.devices_in(rack_id):
+                dirty[DEVICE].add(device.id)
+                dirty[LINK].update(doc.link_ids_of(device.id))
+                if doc.catalog[device.type].kind == RACK_CDU:
+                    owners.add(device.id)
+                    dirty[CDU].add(device.id)
+        collect_assignments()  # the new ones
+        margin = self.margin()
+        for region in regions:
+            for obj_id in ctx.near(region, margin):
+                prefix = prefix_of(obj_id)
+                if prefix == "rack":
+                    dirty[RACK].add(obj_id)
+                elif prefix == "fu":
+                    dirty[FLOOR_UNIT].add(obj_id)
+        dirty[RACK] |= direct
+        if direct or zones_changed:
+            dirty[ZONE].update(doc.zones)
+        dirty[ZONE].update(i for i in change.touched if prefix_of(i) == "zone")
+        if zones_changed:
+            dirty[RACK].update(doc.racks)
+            dirty[FLOOR_UNIT].update(doc.floor_units)
+        return dirty
+
+
+def validate(doc: Document) -> list[Finding]:
+    """Every finding of the plan (a full run), errors first."""
+    return Validator(doc).findings

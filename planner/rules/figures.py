@@ -1,0 +1,280 @@
+"""The design figures the rules check and the report prints: weight, floor load, power, current,
+heat and coolant flow (DESIGN §5). One place computes each number, so a finding, the properties
+dock and the commissioning report can never disagree.
+
+Units are SI inside (kg, m, W, A, °C, L/min); kPa and kW only where a figure is named so.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from planner.model.basis import DesignBasis
+from planner.model.catalog import RACK_CDU, RACK_PDU, ROW_CDU
+from planner.model.document import Document, prefix_of
+
+if TYPE_CHECKING:
+    from planner.rules.context import Context
+
+#: Standard gravity, m/s² (kg → N).
+GRAVITY = 9.80665
+SQRT3 = math.sqrt(3.0)
+PHASES = ("L1", "L2", "L3")
+
+
+# ----------------------------------------------------------------------------- formulas
+def line_current_a(power_w: float, voltage_v: float, power_factor: float) -> float:
+    """Balanced 3-phase line current: I = P / (√3 · V_LL · PF)."""
+    return power_w / (SQRT3 * voltage_v * power_factor)
+
+
+def phase_currents_a(power_w: float, phases: str, voltage_v: float, power_factor: float) -> dict[str, float]:
+    """Current on each phase when ``power_w`` is spread evenly over the phases named in ``phases``.
+
+    Each phase carries P_ph / (V_LN · PF) with V_LN = V_LL / √3; a load on all three phases gives
+    the balanced line current on each.
+    """
+    lines = [p for p in PHASES if p in phases] or list(PHASES)
+    per_phase = power_w / len(lines) / (voltage_v / SQRT3 * power_factor)
+    return {p: (per_phase if p in lines else 0.0) for p in PHASES}
+
+
+def phase_imbalance(currents: dict[str, float]) -> float:
+    """max |I_ph − I_avg| / I_avg (0 when nothing flows)."""
+    avg = sum(currents.values()) / len(currents)
+    if avg <= 0:
+        return 0.0
+    return max(abs(i - avg) for i in currents.values()) / avg
+
+
+def flow_lpm(liquid_w: float, basis: DesignBasis) -> float:
+    """Coolant flow V̇ = 60 · P[kW] / (ρ · c_p · ΔT) in L/min for the plan's fluid and ΔT."""
+    props = basis.fluid_properties
+    return 60.0 * (liquid_w / 1000.0) / (props["density_kg_per_l"] * props["cp_kj_per_kg_k"] * basis.delta_t_k)
+
+
+def floor_load_kpa(weight_kg: float, width_m: float, depth_m: float, basis: DesignBasis) -> tuple[float, float]:
+    """Distributed floor load (kPa) and the area it is spread over (m²).
+
+    "footprint": q = W / A. "ibm" (IBM spread method): the front and rear service areas within
+    ``ibm_service_depth_m`` count half, A_tot = A + ½·A_svc, and the service live load and the
+    raised-floor/cable load are added: q = (W + 0.72·½A_svc + 0.48·A_tot) / A_tot.
+    """
+    area = width_m * depth_m
+    weight_kn = weight_kg * GRAVITY / 1000.0
+    if basis.floor_method != "ibm":
+        return weight_kn / area, area
+    service = 2.0 * width_m * basis.ibm_service_depth_m
+    total = area + service / 2.0
+    load = weight_kn + basis.ibm_service_load_kpa * service / 2.0 + basis.ibm_raised_floor_load_kpa * total
+    return load / total, total
+
+
+def supply_temperature_c(approach_k: float, basis: DesignBasis) -> float:
+    """CDU secondary supply = facility supply + the CDU's approach."""
+    return basis.facility_supply_c + approach_k
+
+
+def per_side_pdus(pdu_count: int, redundancy: str) -> int:
+    """PDUs that must carry the whole rack: half of them under 2N (one side failed), else all."""
+    if redundancy == "2N" and pdu_count >= 2:
+        return pdu_count // 2
+    return pdu_count
+
+
+# ------------------------------------------------------------------------ per-object figures
+@dataclass
+class RackFigures:
+    """What a rack weighs and draws, from its type and the devices in it."""
+
+    weight_kg: float
+    width_m: float
+    depth_m: float
+    max_load_kg: float
+    max_power_w: float
+    rack_units: int
+    power_steady_w: float
+    power_peak_w: float
+    liquid_steady_w: float
+    liquid_peak_w: float
+    gpus: int
+    pdus: list[str] = field(default_factory=list)
+    pdu_total_w: float = 0.0
+
+    @property
+    def footprint_m2(self) -> float:
+        return self.width_m * self.depth_m
+
+    def power_w(self, basis: DesignBasis) -> float:
+        return self.power_peak_w if basis.load_basis == "peak" else self.power_steady_w
+
+    def liquid_w(self, basis: DesignBasis) -> float:
+        return self.liquid_peak_w if basis.load_basis == "peak" else self.liquid_steady_w
+
+    def air_w(self, basis: DesignBasis) -> float:
+        return self.power_w(basis) - self.liquid_w(basis)
+
+
+def rack_figures(doc: Document, rack_id: str) -> RackFigures:
+    rack = doc.racks[rack_id]
+    item = doc.catalog[rack.type]
+    figs = RackFigures(weight_kg=item.weight_kg, width_m=item.width_m, depth_m=item.depth_m,
+                       max_load_kg=item.max_load_kg, max_power_w=item.max_power_kw * 1000.0,
+                       rack_units=item.rack_units, power_steady_w=0.0, power_peak_w=0.0,
+                       liquid_steady_w=0.0, liquid_peak_w=0.0, gpus=0)
+    for device in doc.devices_in(rack_id):
+        dev = doc.catalog[device.type]
+        figs.weight_kg += dev.weight_kg
+        figs.power_steady_w += dev.power_w
+        figs.power_peak_w += dev.power_peak_w or dev.power_w
+        figs.liquid_steady_w += dev.power_w * dev.liquid_fraction
+        figs.liquid_peak_w += (dev.power_peak_w or dev.power_w) * dev.liquid_fraction
+        figs.gpus += dev.gpus
+        if dev.kind == RACK_PDU:
+            figs.pdus.append(device.id)
+            figs.pdu_total_w += SQRT3 * (dev.voltage_v or doc.basis.voltage_v) * dev.rating_a * doc.basis.power_factor
+    return figs
+
+
+def rack_feeds(doc: Document, rack_id: str) -> list[str]:
+    """The busbars that exist among a rack's A and B feeds."""
+    rack = doc.racks[rack_id]
+    return [f for f in (rack.feed_a, rack.feed_b) if f is not None and f in doc.busbars]
+
+
+@dataclass
+class FeedFigures:
+    """Currents on one busbar run: normal (each rack shared over its feeds) and with its partner failed."""
+
+    rating_a: float
+    derated_a: float
+    tapoff_a: float
+    normal: dict[str, float]
+    failover: dict[str, float]
+    racks: int
+
+    @property
+    def normal_a(self) -> float:
+        return max(self.normal.values())
+
+    @property
+    def failover_a(self) -> float:
+        return max(self.failover.values())
+
+
+def feed_figures(ctx: Context, bus_id: str) -> FeedFigures:
+    doc, basis = ctx.doc, ctx.doc.basis
+    item = doc.catalog[doc.busbars[bus_id].type]
+    normal = dict.fromkeys(PHASES, 0.0)
+    failover = dict.fromkeys(PHASES, 0.0)
+    rack_ids = ctx.racks_on_feed(bus_id)
+    for rack_id in rack_ids:
+        power = ctx.rack(rack_id).power_w(basis)
+        share = 1.0 / len(rack_feeds(doc, rack_id))
+        phases = doc.racks[rack_id].phases
+        for p, i in phase_currents_a(power * share, phases, basis.voltage_v, basis.power_factor).items():
+            normal[p] += i
+        for p, i in phase_currents_a(power, phases, basis.voltage_v, basis.power_factor).items():
+            failover[p] += i
+    return FeedFigures(rating_a=item.rating_a, derated_a=item.rating_a * basis.derating,
+                       tapoff_a=item.tapoff_rating_a, normal=normal, failover=failover, racks=len(rack_ids))
+
+
+@dataclass
+class CduFigures:
+    """Heat and flow on one CDU loop against the unit's ratings."""
+
+    name: str
+    liquid_w: float
+    capacity_w: float
+    flow_required_lpm: float
+    flow_rated_lpm: float
+    supply_c: float
+    reach_m: float
+    racks: int
+
+
+def is_cdu(doc: Document, obj_id: str) -> bool:
+    """A row CDU on the floor or an in-rack CDU device."""
+    obj = doc.find(obj_id)
+    if obj is None or prefix_of(obj_id) not in ("fu", "dev"):
+        return False
+    return doc.catalog[obj.type].kind in (ROW_CDU, RACK_CDU)
+
+
+def cdu_figures(ctx: Context, cdu_id: str) -> CduFigures:
+    doc, basis = ctx.doc, ctx.doc.basis
+    unit = doc.find(cdu_id)
+    item = doc.catalog[unit.type]
+    rack_ids = ctx.racks_on_cdu(cdu_id)
+    liquid = sum(ctx.rack(r).liquid_w(basis) for r in rack_ids)
+    return CduFigures(name=unit.name if prefix_of(cdu_id) == "fu" else f"{doc.racks[unit.rack].name}/{unit.name}",
+                      liquid_w=liquid, capacity_w=item.capacity_kw * 1000.0,
+                      flow_required_lpm=flow_lpm(liquid, basis), flow_rated_lpm=item.rated_flow_lpm,
+                      supply_c=supply_temperature_c(item.approach_k, basis), reach_m=item.reach_m,
+                      racks=len(rack_ids))
+
+
+def cdu_position(doc: Document, cdu_id: str) -> tuple[float, float]:
+    """Where a CDU's pipework starts: the floor unit's centre, or the centre of the rack holding it."""
+    unit = doc.find(cdu_id)
+    if prefix_of(cdu_id) == "dev":
+        rack = doc.racks[unit.rack]
+        return rack.x, rack.y
+    return unit.x, unit.y
+
+
+def pipe_run_m(doc: Document, cdu_id: str, rack_id: str) -> float:
+    """Pipe or hose run from a CDU to a rack, along the row and across (|Δx| + |Δy|)."""
+    x, y = cdu_position(doc, cdu_id)
+    rack = doc.racks[rack_id]
+    return abs(rack.x - x) + abs(rack.y - y)
+
+
+# --------------------------------------------------------------------------- text helpers
+def kw(watts: float) -> str:
+    return f"{watts / 1000.0:,.1f} kW"
+
+
+def amps(current: float) -> str:
+    return f"{current:,.0f} A"
+
+
+def describe(doc: Document, obj_id: str) -> list[tuple[str, str]]:
+    """Figures of one object for the properties dock: (label, value with units)."""
+    from planner.rules.context import Context
+
+    ctx = Context(doc)
+    basis = doc.basis
+    prefix = prefix_of(obj_id)
+    rows: list[tuple[str, str]] = []
+    if prefix == "rack" and obj_id in doc.racks:
+        figs = ctx.rack(obj_id)
+        kpa, _area = floor_load_kpa(figs.weight_kg, figs.width_m, figs.depth_m, basis)
+        current = line_current_a(figs.power_w(basis), basis.voltage_v, basis.power_factor)
+        feeds = rack_feeds(doc, obj_id)
+        share = current / len(feeds) if feeds else current
+        rows += [("Weight", f"{figs.weight_kg:,.0f} kg of {figs.max_load_kg:,.0f} kg"),
+                 ("Floor load", f"{kpa:.1f} kPa ({basis.floor_method})"),
+                 ("Power steady", kw(figs.power_steady_w)), ("Power peak", kw(figs.power_peak_w)),
+                 ("Liquid heat", kw(figs.liquid_w(basis))), ("Air heat", kw(figs.air_w(basis))),
+                 ("Feed current normal", f"{amps(share)} per feed ({len(feeds)} feed{'s' if len(feeds) != 1 else ''})"),
+                 ("Feed current failover", amps(current))]
+        if figs.liquid_w(basis) > 0:
+            rows.append(("Coolant flow", f"{flow_lpm(figs.liquid_w(basis), basis):,.1f} L/min"))
+    elif prefix == "bus" and obj_id in doc.busbars:
+        feed = feed_figures(ctx, obj_id)
+        derated = f"{amps(feed.rating_a)} × {basis.derating:g} = {amps(feed.derated_a)}"
+        rows += [("Racks", str(feed.racks)), ("Current normal", amps(feed.normal_a)),
+                 ("Current failover", amps(feed.failover_a)), ("Derated rating", derated),
+                 ("Loading", f"{feed.normal_a / feed.derated_a:.0%} normal, "
+                             f"{feed.failover_a / feed.derated_a:.0%} failover" if feed.derated_a else "—")]
+    elif is_cdu(doc, obj_id):
+        cdu = cdu_figures(ctx, obj_id)
+        rows += [("Racks", str(cdu.racks)), ("Heat", f"{kw(cdu.liquid_w)} of {kw(cdu.capacity_w)}"),
+                 ("Flow required", f"{cdu.flow_required_lpm:,.0f} L/min"),
+                 ("Flow rated", f"{cdu.flow_rated_lpm:,.0f} L/min"),
+                 ("Supply temperature", f"{cdu.supply_c:.1f} °C (max {basis.max_supply_c:.1f} °C)")]
+    return rows

@@ -1,0 +1,161 @@
+"""Space rules (DESIGN §5 Space): inside the hall and clear of obstacles and other equipment (S1),
+front and rear aisles (S2), electrical working space in front of power cabinets (S3), and
+devices that fit the rack's units without overlapping (S4)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from shapely.geometry import LineString, box
+
+from planner.model.catalog import CABINET
+from planner.model.document import natural_key, prefix_of
+from planner.model.geometry import FRONT_DIRECTION
+from planner.rules.context import Context
+from planner.rules.engine import FLOOR_UNIT, RACK, Rule, rule
+from planner.rules.finding import ERROR, WARNING, Finding
+
+#: Overlaps smaller than this (m²) are edges touching, not equipment standing on each other.
+_AREA_EPS = 1e-6
+#: Probes are narrowed by this much (m) so side-by-side neighbours in a row do not count.
+_SIDE_EPS = 1e-3
+
+_PLACE_READS = {"rack.x", "rack.y", "rack.rotation", "rack.type", "fu.x", "fu.y", "fu.rotation", "fu.type", "obs.*"}
+
+
+def _name(ctx: Context, obj_id: str) -> str:
+    obj = ctx.doc.get(obj_id)
+    return f"column {obj.name}" if prefix_of(obj_id) == "obs" and obj.kind == "column" else obj.name
+
+
+@rule("S1", scope=RACK, reads=_PLACE_READS, source="Hall survey: outline, columns and equipment footprints",
+      title="Rack inside the hall, clear of obstacles and equipment")
+def rack_placement(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
+    yield from _placement(ctx, rack_id, r)
+
+
+@rule("S1", scope=FLOOR_UNIT, reads=_PLACE_READS, source="Hall survey: outline, columns and equipment footprints",
+      title="Floor unit inside the hall, clear of obstacles and equipment")
+def unit_placement(ctx: Context, unit_id: str, r: Rule) -> Iterator[Finding]:
+    yield from _placement(ctx, unit_id, r)
+
+
+def _placement(ctx: Context, obj_id: str, r: Rule) -> Iterator[Finding]:
+    shape = ctx.shape(obj_id)
+    name = _name(ctx, obj_id)
+    outline = ctx.outline()
+    if outline is not None:
+        outside = shape.difference(outline).area
+        if outside > _AREA_EPS:
+            yield r.finding(ctx, ERROR, (obj_id,), f"{name}: {outside:.2f} m² outside the hall outline")
+    own = prefix_of(obj_id)
+    for other in sorted(ctx.near(shape.bounds, 0.0), key=natural_key):
+        if other == obj_id:
+            continue
+        kind = prefix_of(other)
+        # report each pair once: rack–rack and unit–unit from the lower id, rack–unit from the rack
+        if kind == own and natural_key(other) < natural_key(obj_id) or (own == "fu" and kind == "rack"):
+            continue
+        area = shape.intersection(ctx.shape(other)).area
+        if area <= _AREA_EPS:
+            continue
+        verb = "stands on" if kind == "obs" else "overlaps"
+        yield r.finding(ctx, ERROR, (obj_id, other), f"{name} {verb} {_name(ctx, other)} ({area:.2f} m²)")
+
+
+def _probe(bounds: tuple[float, float, float, float], direction: tuple[float, float],
+           depth: float) -> tuple[Any, LineString]:
+    """The strip of floor ``depth`` deep in front of the face looking along ``direction``, and that face."""
+    x0, y0, x1, y1 = bounds
+    e = _SIDE_EPS
+    if direction == (0.0, -1.0):
+        return box(x0 + e, y0 - depth, x1 - e, y0), LineString([(x0, y0), (x1, y0)])
+    if direction == (0.0, 1.0):
+        return box(x0 + e, y1, x1 - e, y1 + depth), LineString([(x0, y1), (x1, y1)])
+    if direction == (1.0, 0.0):
+        return box(x1, y0 + e, x1 + depth, y1 - e), LineString([(x1, y0), (x1, y1)])
+    return box(x0 - depth, y0 + e, x0, y1 - e), LineString([(x0, y0), (x0, y1)])
+
+
+def clearance(ctx: Context, obj_id: str, direction: tuple[float, float], depth: float) -> tuple[float, str | None]:
+    """Free distance in front of a face, up to ``depth``, and what ends it (None: the hall wall or nothing)."""
+    probe, face = _probe(ctx.shape(obj_id).bounds, direction, depth)
+    best, blocker = depth, None
+    for other in ctx.near(probe.bounds, 0.0):
+        if other == obj_id:
+            continue
+        shape = ctx.shape(other)
+        if shape.intersects(probe):
+            gap = face.distance(shape.intersection(probe))
+            if gap < best or (gap == best and blocker is not None and natural_key(other) < natural_key(blocker)):
+                best, blocker = gap, other
+    outline = ctx.outline()
+    if outline is not None:
+        outside = probe.difference(outline)
+        if outside.area > _AREA_EPS:
+            gap = face.distance(outside)
+            if gap < best:
+                best, blocker = gap, None
+    return best, blocker
+
+
+@rule("S2", scope=RACK, reads=_PLACE_READS,
+      basis=("front_aisle_min_m", "rear_aisle_min_m", "front_aisle_vendor_min_m", "rear_aisle_vendor_min_m"),
+      source_field="front_aisle_min_m", title="Front and rear aisle widths")
+def aisles(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
+    basis = ctx.doc.basis
+    rack = ctx.doc.racks[rack_id]
+    fx, fy = FRONT_DIRECTION[rack.rotation % 360]
+    sides = (("front (cold) aisle", (fx, fy), basis.front_aisle_min_m, basis.front_aisle_vendor_min_m, "front"),
+             ("rear (hot) aisle", (-fx, -fy), basis.rear_aisle_min_m, basis.rear_aisle_vendor_min_m, "rear"))
+    for label, direction, recommended, vendor, side in sides:
+        gap, blocker = clearance(ctx, rack_id, (direction[0] + 0.0, direction[1] + 0.0), max(recommended, vendor))
+        what = _name(ctx, blocker) if blocker else "the hall wall"
+        subjects = (rack_id, blocker) if blocker else (rack_id,)
+        if gap < vendor:
+            yield r.finding(ctx, ERROR, subjects, f"{rack.name}: {label} {gap:.2f} m to {what}, vendor minimum {vendor:.2f} m",
+                            f"{side}_aisle_vendor_min_m")
+        elif gap < recommended:
+            yield r.finding(ctx, WARNING, subjects, f"{rack.name}: {label} {gap:.2f} m to {what}, recommended {recommended:.2f} m",
+                            f"{side}_aisle_min_m")
+
+
+@rule("S3", scope=FLOOR_UNIT, reads=_PLACE_READS, basis=("working_space_m",), source_field="working_space_m",
+      title="Electrical working space in front of power cabinets")
+def working_space(ctx: Context, unit_id: str, r: Rule) -> Iterator[Finding]:
+    doc = ctx.doc
+    unit = doc.floor_units[unit_id]
+    if doc.catalog[unit.type].kind != CABINET:
+        return
+    fx, fy = FRONT_DIRECTION[unit.rotation % 360]
+    need = doc.basis.working_space_m
+    gap, blocker = clearance(ctx, unit_id, (fx, fy), need)
+    if gap < need:
+        what = _name(ctx, blocker) if blocker else "the hall wall"
+        subjects = (unit_id, blocker) if blocker else (unit_id,)
+        yield r.finding(ctx, ERROR, subjects, f"{unit.name}: working space in front {gap:.2f} m to {what}, "
+                                              f"required {need:.2f} m")
+
+
+@rule("S4", scope=RACK, reads={"rack.type", "dev.*"}, source="EIA-310 rack units (catalogue heights)",
+      title="Devices fit the rack's units without overlapping")
+def rack_units(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
+    doc = ctx.doc
+    rack = doc.racks[rack_id]
+    total = doc.catalog[rack.type].rack_units
+    owner: dict[int, str] = {}
+    for device in doc.devices_in(rack_id):
+        height = doc.catalog[device.type].height_u
+        if height == 0:
+            continue
+        top = device.u + height - 1
+        span = f"U{device.u}–U{top}"
+        if device.u < 1 or top > total:
+            yield r.finding(ctx, ERROR, (rack_id, device.id), f"{rack.name}: {device.name} at {span} is outside the rack's {total}U")
+        clash = sorted({owner[u] for u in range(device.u, top + 1) if u in owner}, key=natural_key)
+        for other in clash:
+            yield r.finding(ctx, ERROR, (rack_id, other, device.id),
+                            f"{rack.name}: {device.name} ({span}) overlaps {doc.devices[other].name}")
+        for u in range(device.u, top + 1):
+            owner.setdefault(u, device.id)
