@@ -14,6 +14,8 @@ import sys
 SUBCOMMANDS: list[str] = [
     "planner.cli.validate",
     "planner.cli.report",
+    "planner.cli.new",
+    "planner.cli.fabric",
 ]
 
 

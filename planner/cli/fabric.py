@@ -1,0 +1,62 @@
+"""`planner fabric FILE [--json]`: the plan's fabric counts; with ``-o OUT``, generate the fabric.
+
+Counts follow DESIGN §7 (nodes, gpus, tiers, switches.{leaf,spine,core},
+links.{node-leaf,leaf-spine,spine-core}, oversubscription). ``-o`` writes a copy of the plan
+with a freshly generated, cabled and routed fabric (``--switch``, ``--oversubscription``,
+``--placement``), the same step as Plan ▸ Generate fabric… in the GUI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from planner.cli.common import load_or_exit
+from planner.commands.base import History
+from planner.commands.edits import Refusal
+from planner.fabric import FabricError, fabric_counts, generate_fabric
+from planner.fabric.placement import PLACEMENTS
+from planner.fabric.sizing import default_switch
+from planner.io import save
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("fabric", help="fabric counts of a plan; -o writes it with a generated fabric",
+                                   description=__doc__.splitlines()[0])
+    parser.add_argument("file")
+    parser.add_argument("--json", action="store_true", help="print the counts as JSON")
+    parser.add_argument("-o", "--output", help="write the plan with a generated fabric here")
+    parser.add_argument("--switch", help="switch type for the generated fabric (catalogue key)")
+    parser.add_argument("--oversubscription", type=float, help="leaf downlink:uplink ratio (1 = non-blocking)")
+    parser.add_argument("--placement", choices=PLACEMENTS, default="middle",
+                        help="where new network racks go in a row")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    doc = load_or_exit(args.file)
+    if args.output:
+        switch = args.switch or default_switch(doc)
+        ratio = args.oversubscription if args.oversubscription is not None else doc.basis.oversubscription
+        try:
+            History(doc).push(generate_fabric(doc, switch, ratio, args.placement))
+        except (FabricError, Refusal, KeyError) as exc:
+            print(f"planner: fabric: {exc}", file=sys.stderr)
+            return 1
+        save(doc, args.output)
+    try:
+        counts = fabric_counts(doc)
+    except FabricError as exc:
+        print(f"planner: fabric: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(counts, indent=2))
+        return 0
+    switches, links = counts["switches"], counts["links"]
+    print(f"{counts['nodes']} nodes, {counts['gpus']} GPUs, {counts['tiers']} tier(s), "
+          f"oversubscription {counts['oversubscription']:g}:1")
+    print(f"switches: {switches['leaf']} leaf, {switches['spine']} spine, {switches['core']} core")
+    print(f"links: {links['node-leaf']} node-leaf, {links['leaf-spine']} leaf-spine, "
+          f"{links['spine-core']} spine-core")
+    return 0
