@@ -207,6 +207,16 @@ class TitleBlock:
         canvas.restoreState()
 
 
+    def draw_line(self, canvas: Canvas, page: int, total: int, y: float) -> None:
+        """The same facts on one line, for sheets whose margins hold no box (label stock)."""
+        width, _height = canvas._pagesize
+        facts = (f"{self.title} · {self.project} · {self.hall} · rev {self.revision} · {self.date} · "
+                 f"{self.author} · {self.file_name}")
+        page_text = f"page {page} of {total}"
+        draw_text(canvas, MARGIN, y, facts, 6.5, max_width=width - 2 * MARGIN - 60)
+        draw_text(canvas, width - MARGIN, y, page_text, 6.5, FONT_BOLD, align="right")
+
+
 def content_box(canvas_size: tuple[float, float]) -> tuple[float, float, float, float]:
     """(x0, y0, x1, y1) of the area above the title block."""
     width, height = canvas_size
@@ -221,8 +231,12 @@ class Page:
     draw: Callable[[Canvas], None]
 
 
-def render_pages(out: io.BufferedIOBase, pages: list[Page], block: TitleBlock, options: ExportOptions) -> None:
-    """Draw every page with its title block ("page X of Y") into ``out`` (byte-stable)."""
+def render_pages(out: io.BufferedIOBase, pages: list[Page], block: TitleBlock, options: ExportOptions,
+                 footer: bool = True) -> None:
+    """Draw every page with its title block ("page X of Y") into ``out`` (byte-stable).
+
+    With ``footer`` False the pages draw their own title line (label sheets).
+    """
     register_fonts()
     canvas = Canvas(out, pagesize=pages[0].size if pages else A4, invariant=1, pageCompression=1)
     canvas.setTitle(f"{block.title} — {block.project}")
@@ -233,7 +247,8 @@ def render_pages(out: io.BufferedIOBase, pages: list[Page], block: TitleBlock, o
     for number, page in enumerate(pages, start=1):
         canvas.setPageSize(page.size)
         page.draw(canvas)
-        block.draw(canvas, number, total)
+        if footer:
+            block.draw(canvas, number, total)
         canvas.showPage()
         if number % step == 0:
             options.report(number / total)
