@@ -264,6 +264,7 @@ class PlanView(QGraphicsView):
             super().mousePressEvent(event)
             return
         x, y = to_model(pos)
+        event.accept()
         if self._mode == "polygon":
             self._polygon.append(self.snap_point(x, y))
             self._preview_polygon(pos)
@@ -332,6 +333,8 @@ class PlanView(QGraphicsView):
 
     def mouseReleaseEvent(self, event) -> None:
         mode = self._mode
+        if mode:
+            event.accept()
         if mode == "pan":
             self._mode = ""
             self.viewport().unsetCursor()
