@@ -60,6 +60,9 @@ class DesignBasis:
     fabric_kind: str = "infiniband"
     units: str = "metric"
     paper: str = "A4"
+    scaling_efficiency_target: float = 0.9
+    scaling_min_gpus: int = 8
+    scaling_max_gpus: int = 64
     sources: dict[str, str] = field(default_factory=dict)
 
     def source(self, name: str) -> str:
@@ -106,4 +109,7 @@ BASIS_SOURCES: dict[str, str] = {
     "fabric_kind": "Design basis: InfiniBand or RoCEv2 Ethernet fabric",
     "units": "Display preference",
     "paper": "Print preference",
+    "scaling_efficiency_target": "Product brief: scaling efficiency above 90 % from 8 to 64 GPUs",
+    "scaling_min_gpus": "Product brief: scaling test starts at 8 GPUs (one node)",
+    "scaling_max_gpus": "Product brief: scaling test up to 64 GPUs",
 }
