@@ -140,7 +140,7 @@ class PaletteWidget(QWidget):
                 shown += visible
             group.setHidden(shown == 0)
 
-    def keys(self, visible_only: bool = False) -> list[str]:
+    def type_keys(self, visible_only: bool = False) -> list[str]:
         """Catalogue keys listed, in display order."""
         result = []
         for g in range(self.tree.topLevelItemCount()):
