@@ -202,7 +202,7 @@ class ElevationWidget(QWidget):
             self._drag = None
             return
         height = self.doc.catalog[device.type].height_u
-        u = self._target_u(event.position().y(), height)
+        u = self._target_u(event.position().y(), height, self._drag[1])
         self._ghost = (u, height)
         self._ghost_ok = self.doc.fits_at(device.rack, height, u, ignore=device.id)
         self.update()
@@ -215,7 +215,7 @@ class ElevationWidget(QWidget):
         device = self.doc.devices.get(drag[0])
         if device is None:
             return
-        u = self._target_u(event.position().y(), self.doc.catalog[device.type].height_u)
+        u = self._target_u(event.position().y(), self.doc.catalog[device.type].height_u, drag[1])
         if u == device.u:
             return
         try:
@@ -223,8 +223,8 @@ class ElevationWidget(QWidget):
         except Refusal as exc:
             self.status_message.emit(str(exc))
 
-    def _target_u(self, y: float, height: int) -> int:
-        offset = self._drag[1] if self._drag else 0
+    def _target_u(self, y: float, height: int, offset: int = 0) -> int:
+        """The lowest U of a ``height``-U device whose grabbed unit (``offset`` above its bottom) is at y."""
         return max(1, min(self.rack_units() - height + 1, self.u_at(y) - offset))
 
     def _tooltip(self, device: Device) -> str:

@@ -1,0 +1,181 @@
+"""Properties and rack-elevation docks: edits are single undoable commands, refusals explained."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from planner.ui.elevation_dock import MIME_TYPE, ElevationDock
+from planner.ui.properties_dock import SEVERAL, PropertiesDock
+from planner.ui.session import DocumentSession
+
+
+@pytest.fixture
+def session(example_doc, qapp):
+    return DocumentSession(example_doc)
+
+
+@pytest.fixture
+def props(session, qtbot):
+    dock = PropertiesDock(session)
+    qtbot.addWidget(dock)
+    dock.show()
+    return dock
+
+
+@pytest.fixture
+def elevation(session, qtbot):
+    dock = ElevationDock(session)
+    qtbot.addWidget(dock)
+    dock.resize(360, 900)
+    dock.show()
+    return dock
+
+
+def _type_into(qtbot, editor, text):
+    editor.setFocus()
+    editor.selectAll()
+    qtbot.keyClicks(editor, text)
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+
+
+# ----------------------------------------------------------------- properties
+def test_rename_is_one_undoable_command(session, props, qtbot):
+    session.select({"rack-3"})
+    assert props.heading.text() == "R03 — rack"
+    _type_into(qtbot, props.editors["name"], "R99")
+    assert session.doc.racks["rack-3"].name == "R99"
+    assert session.undo_stack.count() == 1
+    session.undo_stack.undo()
+    assert session.doc.racks["rack-3"].name == "R03"
+    assert props.editors["name"].text() == "R03"  # refreshed from the change
+
+
+def test_several_selected_racks_share_an_edit(session, props, qtbot):
+    session.select({"rack-1", "rack-2"})
+    x_edit, y_edit = props.editors["x"], props.editors["y"]
+    assert x_edit.text() == "" and x_edit.placeholderText() == SEVERAL
+    assert y_edit.text() == "4.8"
+    assert not props.form.isRowVisible(props.editors["name"])
+    assert not props.form.isRowVisible(props.editors["u"])
+    _type_into(qtbot, y_edit, "7.2")
+    assert [session.doc.racks[r].y for r in ("rack-1", "rack-2", "rack-3")] == [7.2, 7.2, 4.8]
+    assert session.undo_stack.count() == 1
+    session.undo_stack.undo()
+    assert session.doc.racks["rack-1"].y == 4.8 and session.doc.racks["rack-2"].y == 4.8
+
+
+def test_feed_combos_offer_only_their_side_and_assign(session, props):
+    session.select({"rack-1"})
+    feed_a = props.editors["feed_a"]
+    names = [feed_a.itemText(i) for i in range(feed_a.count())]
+    assert names == ["(none)", "BB-A01"]
+    feed_a.setCurrentIndex(0)
+    feed_a.activated.emit(0)
+    assert session.doc.racks["rack-1"].feed_a is None
+    session.undo_stack.undo()
+    assert session.doc.racks["rack-1"].feed_a == "bus-1"
+    cdu = props.editors["cdu"]
+    assert [cdu.itemText(i) for i in range(cdu.count())] == ["(none)", "CDU-01"]
+
+
+def test_u_position_edit_moves_the_device_or_explains_why_not(session, props, qtbot):
+    messages = []
+    props.status_message.connect(messages.append)
+    session.select({"dev-1"})
+    assert props.form.isRowVisible(props.editors["u"])
+    _type_into(qtbot, props.editors["u"], "30")
+    assert session.doc.devices["dev-1"].u == 30
+    _type_into(qtbot, props.editors["u"], "5")  # dev-2 occupies U5–U8
+    assert session.doc.devices["dev-1"].u == 30
+    assert messages and "does not fit" in messages[-1]
+    assert session.undo_stack.count() == 1
+
+
+def test_figures_provider_fills_a_read_only_section(session, props):
+    props.set_figures_provider(lambda doc, obj_id: [("Weight", f"{len(obj_id)} kg")])
+    assert props.figures_box.isHidden()  # nothing selected
+    session.select({"rack-5"})
+    assert not props.figures_box.isHidden()
+    assert props.figures_form.rowCount() == 1
+    label = props.figures_form.itemAt(0, props.figures_form.ItemRole.FieldRole).widget()
+    assert label.text() == "6 kg"
+
+
+# ------------------------------------------------------------------ elevation
+def _u_point(widget, u, x=100):
+    return widget.u_rect(u, 1).center().toPoint() + QPoint(x - 100, 0)
+
+
+def test_elevation_follows_the_selected_rack_or_device(session, elevation):
+    session.select({"dev-12"})
+    assert elevation.elevation.rack_id == "rack-3"
+    session.select({"rack-7"})
+    assert elevation.elevation.rack_id == "rack-7"
+    assert elevation.elevation.rack_units() == 52
+
+
+def test_dragging_a_device_moves_it_in_one_step(session, elevation, qtbot):
+    widget = elevation.elevation
+    session.select({"rack-1"})
+    qtbot.waitExposed(widget)
+    # grab N1 (U1–U4) at its top unit, drop that unit on U24: the device then sits at U21–U24
+    qtbot.mousePress(widget, Qt.MouseButton.LeftButton, pos=_u_point(widget, 4))
+    qtbot.mouseMove(widget, _u_point(widget, 15))
+    qtbot.mouseMove(widget, _u_point(widget, 24))
+    qtbot.mouseRelease(widget, Qt.MouseButton.LeftButton, pos=_u_point(widget, 24))
+    assert session.doc.devices["dev-1"].u == 21
+    assert session.undo_stack.count() == 1
+    assert session.selection == {"dev-1"}
+    session.undo_stack.undo()
+    assert session.doc.devices["dev-1"].u == 1
+
+
+def test_dragging_onto_another_device_is_refused_with_a_message(session, elevation, qtbot):
+    widget = elevation.elevation
+    messages = []
+    elevation.status_message.connect(messages.append)
+    session.select({"rack-1"})
+    qtbot.mousePress(widget, Qt.MouseButton.LeftButton, pos=_u_point(widget, 1))
+    qtbot.mouseMove(widget, _u_point(widget, 6))
+    qtbot.mouseRelease(widget, Qt.MouseButton.LeftButton, pos=_u_point(widget, 6))
+    assert session.doc.devices["dev-1"].u == 1 and session.undo_stack.count() == 0
+    assert messages and "does not fit in R01 at U6" in messages[-1]
+
+
+def _drop(widget, key, u):
+    """A palette drag entering the elevation, moving to U ``u`` and dropping there."""
+    mime = QMimeData()
+    mime.setData(MIME_TYPE, key.encode("utf-8"))
+    pos = QPointF(widget.u_rect(u, 1).center())
+    args = (Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    enter = QDragEnterEvent(pos, *args)
+    QApplication.sendEvent(widget, enter)
+    assert enter.isAccepted()
+    QApplication.sendEvent(widget, QDragMoveEvent(pos, *args))
+    assert widget._ghost is not None
+    QApplication.sendEvent(widget, QDropEvent(pos, *args))
+
+
+def test_dropping_a_palette_type_onto_a_u_mounts_it_there(session, elevation):
+    widget = elevation.elevation
+    session.select({"rack-2"})
+    before = set(session.doc.devices)
+    _drop(widget, "sw-64x400g-1u", 40)
+    (new_id,) = set(session.doc.devices) - before
+    device = session.doc.devices[new_id]
+    assert (device.rack, device.u, device.name) == ("rack-2", 40, "SW1")
+    session.undo_stack.undo()
+    assert new_id not in session.doc.devices
+
+
+def test_dropping_where_it_does_not_fit_is_refused(session, elevation):
+    messages = []
+    elevation.status_message.connect(messages.append)
+    session.select({"rack-2"})
+    before = len(session.doc.devices)
+    _drop(elevation.elevation, "node-8gpu-liquid-4u", 3)  # U3–U6 overlaps N1 (U1–U4)
+    assert len(session.doc.devices) == before
+    assert messages and "does not fit" in messages[-1]
