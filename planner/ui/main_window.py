@@ -96,6 +96,7 @@ class MainWindow(QMainWindow):
         self.add_dock(self.palette_dock, Qt.DockWidgetArea.LeftDockWidgetArea)
 
         self.properties_dock = PropertiesDock(self.session, self)
+        self.properties_dock.status_message.connect(self.show_status)
         self.add_dock(self.properties_dock)
         self.elevation_dock = ElevationDock(self.session, self)
         self.elevation_dock.status_message.connect(self.show_status)

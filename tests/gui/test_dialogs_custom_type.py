@@ -1,0 +1,59 @@
+"""Custom equipment type: the form becomes a catalogue entry saved inside the plan."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QMessageBox
+
+from planner.commands import History
+from planner.io import dumps, loads
+from planner.model.catalog import NODE, ROW_CDU
+from planner.ui.dialogs.custom_type import CustomTypeDialog
+
+
+def test_a_custom_node_is_added_undoably_and_saved_with_the_plan(example_doc, qtbot):
+    dlg = CustomTypeDialog(example_doc)
+    qtbot.addWidget(dlg)
+    dlg.set_kind(NODE)
+    assert dlg.form.isRowVisible(dlg.boxes["gpus"]) and not dlg.form.isRowVisible(dlg.boxes["capacity_kw"])
+    dlg.name.setText("8-GPU node, liquid, 5U")
+    for name, value in {"width_m": 0.44, "depth_m": 0.9, "height_u": 5, "weight_kg": 118,
+                        "power_w": 11.5, "power_peak_w": 12.8, "liquid_fraction": 85, "gpus": 8,
+                        "port_cages": 8, "port_speed_gbps": 400}.items():
+        dlg.boxes[name].setValue(value)
+    dlg.source.setPlainText("Vendor datasheet rev 3, table 2")
+    dlg.accept()
+    item = dlg.item()
+    assert item.key == "custom-8-gpu-node-liquid-5u" and item.custom
+    assert (item.height_u, item.power_w, item.power_peak_w, item.liquid_fraction) == (5, 11500.0, 12800.0, 0.85)
+    assert item.port_names()[:2] == ["P1", "P2"]
+    history = History(example_doc)
+    history.push(dlg.command())
+    assert example_doc.catalog[item.key] is item
+    reopened = loads(dumps(example_doc))
+    assert reopened.catalog[item.key] == item
+    history.undo()
+    assert item.key not in example_doc.catalog
+
+
+def test_missing_source_or_bad_figures_are_refused(example_doc, qtbot, monkeypatch):
+    said = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda _p, _t, text: said.append(text)))
+    dlg = CustomTypeDialog(example_doc)
+    qtbot.addWidget(dlg)
+    dlg.set_kind(ROW_CDU)
+    dlg.name.setText("Row CDU 1.2 MW")
+    dlg.accept()
+    assert "where the figures come from" in said[-1]
+    dlg.source.setPlainText("Vendor datasheet")
+    dlg.accept()
+    assert said[-1] == "Width and depth must be greater than zero."
+    dlg.boxes["width_m"].setValue(1.2)
+    dlg.boxes["depth_m"].setValue(1.2)
+    dlg.boxes["power_w"].setValue(12)
+    dlg.accept()
+    assert said[-1] == "Peak power cannot be below steady power."
+    dlg.boxes["power_peak_w"].setValue(15)
+    dlg.boxes["capacity_kw"].setValue(1200)
+    dlg.accept()
+    assert dlg.result() == CustomTypeDialog.DialogCode.Accepted
+    assert dlg.item().kind == ROW_CDU and dlg.item().capacity_kw == 1200 and dlg.item().gpus == 0
