@@ -121,7 +121,7 @@ class Context:
         if shape is None:
             obj = self.doc.get(obj_id)
             if prefix_of(obj_id) == "obs":
-                shape = Polygon(obj.polygon)
+                shape = shapely.make_valid(Polygon(obj.polygon)) if len(obj.polygon) >= 3 else Polygon()
             else:
                 shape = box(*self.doc.rack_bounds(obj))
             self._shapes[obj_id] = shape
