@@ -29,11 +29,13 @@ from planner.model.objects import Device
 from planner.ui.session import DocumentSession
 
 MIME_TYPE = "application/x-hallplanner-type"
-PX_PER_U = 15
+#: Height of one U on screen: the elevation fills the dock between these bounds (pixels).
+MIN_PX_PER_U = 9.0
+MAX_PX_PER_U = 20.0
 LEFT = 36
 TOP = 28
 BOTTOM = 10
-BAY_WIDTH = 230
+BAY_WIDTH = 200
 CHANNEL_WIDTH = 34
 KIND_COLOURS = {NODE: "#cfe8cf", SWITCH: "#cfe0f5", STORAGE: "#e3d7f0", RACK_PDU: "#f6dcc0", RACK_CDU: "#c9ecec"}
 
@@ -70,27 +72,34 @@ class ElevationWidget(QWidget):
         return self.doc.catalog[self.doc.racks[self.rack_id].type].rack_units
 
     def sizeHint(self) -> QSize:
-        return QSize(LEFT + BAY_WIDTH + CHANNEL_WIDTH + 16, TOP + max(self.rack_units(), 8) * PX_PER_U + BOTTOM)
+        return QSize(LEFT + BAY_WIDTH + CHANNEL_WIDTH + 8, int(TOP + max(self.rack_units(), 8) * 14 + BOTTOM))
 
     def minimumSizeHint(self) -> QSize:
-        return self.sizeHint()
+        return QSize(LEFT + BAY_WIDTH + CHANNEL_WIDTH + 8,
+                     int(TOP + max(self.rack_units(), 8) * MIN_PX_PER_U + BOTTOM))
+
+    @property
+    def px_per_u(self) -> float:
+        """Pixels per U: the rack fills the widget's height, within readable bounds."""
+        units = max(self.rack_units(), 1)
+        return max(MIN_PX_PER_U, min(MAX_PX_PER_U, (self.height() - TOP - BOTTOM) / units))
 
     # -------------------------------------------------------------- geometry
     def u_rect(self, u: int, height: int) -> QRectF:
         """Rectangle of ``height`` units whose lowest unit is ``u`` (U1 at the bottom)."""
         total = self.rack_units()
-        top = TOP + (total - (u + height - 1)) * PX_PER_U
-        return QRectF(LEFT, top, BAY_WIDTH, height * PX_PER_U)
+        top = TOP + (total - (u + height - 1)) * self.px_per_u
+        return QRectF(LEFT, top, BAY_WIDTH, height * self.px_per_u)
 
     def channel_rect(self, index: int) -> QRectF:
         total = self.rack_units()
-        return QRectF(LEFT + BAY_WIDTH + 4, TOP + index * 4 * PX_PER_U, CHANNEL_WIDTH - 8,
-                      min(4 * PX_PER_U - 4, total * PX_PER_U))
+        return QRectF(LEFT + BAY_WIDTH + 4, TOP + index * 4 * self.px_per_u, CHANNEL_WIDTH - 8,
+                      min(4 * self.px_per_u - 4, total * self.px_per_u))
 
     def u_at(self, y: float) -> int:
         """The U number under a widget y coordinate, clamped to the rack."""
         total = self.rack_units()
-        return max(1, min(total, total - int((y - TOP) // PX_PER_U)))
+        return max(1, min(total, total - int((y - TOP) // self.px_per_u)))
 
     def device_at(self, point: QPointF) -> Device | None:
         if self.rack_id is None:
@@ -132,22 +141,25 @@ class ElevationWidget(QWidget):
         small = bold
         small.setPointSizeF(max(6.5, bold.pointSizeF() * 0.8))
         painter.setFont(small)
-        frame = QRectF(LEFT, TOP, BAY_WIDTH, total * PX_PER_U)
+        frame = QRectF(LEFT, TOP, BAY_WIDTH, total * self.px_per_u)
         painter.fillRect(frame, QColor("#f4f4f4"))
         grid = QPen(QColor("#d8d8d8"))
+        metrics = QFontMetrics(small)
+        step = next(s for s in (1, 2, 5, 10) if s * self.px_per_u >= metrics.height() * 0.9 or s == 10)
         for u in range(1, total + 1):
             rect = self.u_rect(u, 1)
             painter.setPen(grid)
             painter.drawLine(rect.topLeft(), rect.topRight())
+            if u % step:
+                continue
             painter.setPen(text_colour)
-            painter.drawText(QRectF(0, rect.top(), LEFT - 6, PX_PER_U),
+            painter.drawText(QRectF(0, rect.top(), LEFT - 6, self.px_per_u),
                              Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(u))
         painter.setPen(QPen(text_colour, 1.5))
         painter.drawRect(frame)
-        painter.drawRect(QRectF(LEFT + BAY_WIDTH, TOP, CHANNEL_WIDTH, total * PX_PER_U))
+        painter.drawRect(QRectF(LEFT + BAY_WIDTH, TOP, CHANNEL_WIDTH, total * self.px_per_u))
         selection = self.session.selection
         zero_index = 0
-        metrics = QFontMetrics(small)
         for device in doc.devices_in(self.rack_id):
             item = doc.catalog[device.type]
             if item.height_u == 0:

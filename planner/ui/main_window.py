@@ -110,6 +110,8 @@ class MainWindow(QMainWindow):
         self.add_dock(self.undo_dock)
         self.tabifyDockWidget(self.properties_dock, self.undo_dock)
         self.properties_dock.raise_()
+        self.resizeDocks([self.palette_dock, self.properties_dock], [270, 340], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.properties_dock, self.elevation_dock], [330, 560], Qt.Orientation.Vertical)
 
     def _build_status_bar(self) -> None:
         self._cursor_label = QLabel("")

@@ -69,7 +69,7 @@ class NewHallDialog(QDialog):
         form.addRow("Floor rating", self.rating_kpa)
         form.addRow("Tile point load", self.tile_kn)
         note = QLabel("The floor becomes one zone with these ratings. Columns, more zones and doors "
-                      "come next, and stay editable under Plan ▸ Hall features….")
+                      "come next; all of it stays editable (Plan ▸ Hall features…).")
         note.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
