@@ -14,11 +14,11 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings, QStandardPaths  # noqa: E402
+from PySide6.QtCore import QSettings, QStandardPaths
 
-from planner.ui.app import EXAMPLE_NAME, application, load_example  # noqa: E402
-from planner.ui.main_window import MainWindow  # noqa: E402
-from planner.ui.session import DocumentSession  # noqa: E402
+from planner.ui.app import EXAMPLE_NAME, application, load_example
+from planner.ui.main_window import MainWindow
+from planner.ui.session import DocumentSession
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "docs" / "main-window.png"
 SIZE = (1440, 900)
