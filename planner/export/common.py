@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from xml.sax.saxutils import escape
 
+from reportlab import rl_config
 from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
@@ -84,6 +85,7 @@ def register_fonts() -> None:
     global _registered
     if _registered:
         return
+    rl_config.useA85 = 0  # binary streams: smaller files, and ASCII85 is slow in pure Python
     pdfmetrics.registerFont(TTFont(FONT, io.BytesIO(resource("fonts", "DejaVuSans.ttf").read_bytes())))
     pdfmetrics.registerFont(TTFont(FONT_BOLD, io.BytesIO(resource("fonts", "DejaVuSans-Bold.ttf").read_bytes())))
     pdfmetrics.registerFont(UnicodeCIDFont(FONT_CJK))

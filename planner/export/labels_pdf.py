@@ -77,13 +77,14 @@ def qr_runs(payload: str) -> tuple[int, list[tuple[int, int, int]]]:
 
 
 def _draw_qr(canvas: Canvas, x: float, y: float, size: float, qr: tuple[int, list[tuple[int, int, int]]]) -> None:
+    """Fill the dark runs in module units (one quiet module around), as literal PDF operators."""
     count, runs = qr
     box = size / (count + 2)
-    path = canvas.beginPath()
-    for r, c, length in runs:
-        path.rect(x + (c + 1) * box, y + size - (r + 2) * box, length * box, box)
+    canvas.saveState()
     canvas.setFillGray(0.0)
-    canvas.drawPath(path, stroke=0, fill=1)
+    canvas.transform(box, 0, 0, -box, x + box, y + size - box)
+    canvas.addLiteral(" ".join(f"{c} {r} {length} 1 re" for r, c, length in runs) + " f")
+    canvas.restoreState()
 
 
 def label_entries(doc: Document, rows: list[CableRow] | None = None) -> list[tuple[CableEnd, CableEnd, CableRow]]:

@@ -1,0 +1,282 @@
+"""The commissioning document, in the four phases the product commits to.
+
+(a) site and facility survey, (b) install and plumb, (c) tune and prove, (d) handover. Every
+figure comes from the plan through ``build_report`` (the `planner report --json` object),
+``fabric_counts`` and ``validate``; nothing is typed in, so the signed paper matches the file.
+Blank fields are for the measurements made on site.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    CondPageBreak,
+    Frame,
+    KeepTogether,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from planner.export.common import (
+    FONT,
+    FONT_BOLD,
+    MARGIN,
+    TITLE_BLOCK_HEIGHT,
+    ExportOptions,
+    TitleBlock,
+    markup,
+    page_size,
+    register_fonts,
+)
+from planner.export.schedule import cable_rows, rows_by_rack
+from planner.fabric.sizing import fabric_counts
+from planner.model.catalog import NODE
+from planner.model.document import Document, natural_key
+from planner.rules.engine import validate
+from planner.rules.finding import ERROR, WARNING, Finding
+from planner.rules.report import build_report
+
+TITLE = "Commissioning document"
+BOX = "☐"
+
+BODY = ParagraphStyle("body", fontName=FONT, fontSize=8.5, leading=11)
+SMALL = ParagraphStyle("small", fontName=FONT, fontSize=7, leading=8.5)
+TICK = ParagraphStyle("tick", fontName=FONT, fontSize=11, leading=11)
+H1 = ParagraphStyle("h1", fontName=FONT_BOLD, fontSize=15, leading=19, spaceBefore=4, spaceAfter=6)
+H2 = ParagraphStyle("h2", fontName=FONT_BOLD, fontSize=11, leading=14, spaceBefore=8, spaceAfter=4)
+H3 = ParagraphStyle("h3", fontName=FONT_BOLD, fontSize=9, leading=12, spaceBefore=6, spaceAfter=2)
+
+
+def fmt(value: Any, digits: int = 1) -> str:
+    """Figures as printed: fixed decimals, "—" for none."""
+    if value is None:
+        return "—"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{value:,.{digits}f}"
+    return str(value)
+
+
+def _cell(text: str) -> Paragraph:
+    return Paragraph(markup(text), SMALL)
+
+
+def _table(header: list[str], rows: list[list[Any]], widths: list[float] | None = None) -> Table:
+    data = [[Paragraph(f"<b>{markup(h)}</b>", SMALL) for h in header]]
+    data += [[Paragraph(BOX, TICK) if v == BOX else _cell(v) for v in row] for row in rows]
+    table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), FONT, 7),
+        ("GRID", (0, 0), (-1, -1), 0.3, colors.black),
+        ("BACKGROUND", (0, 0), (-1, 0), colors.Color(0.85, 0.85, 0.85)),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+    ]))
+    return table
+
+
+def survey_tables(doc: Document, report: dict) -> dict[str, tuple[list[str], list[list[str]]]]:
+    """Phase (a) tables as (header, rows of printed strings), straight from the report."""
+    ratings = {zone.name: zone.rating_kpa for zone in doc.zones.values()}
+    racks = []
+    for r in report["racks"]:
+        rating = ratings.get(r["zone"]) if r["zone"] else None
+        share = f"{100 * r['floor_kpa'] / rating:.0f} %" if rating else "—"
+        racks.append([r["name"], r["zone"] or "—", fmt(r["weight_kg"]), fmt(r["footprint_m2"], 2),
+                      fmt(r["floor_kpa"], 2), fmt(rating, 1), share])
+    feeds = [[f["name"], f["side"], fmt(f["voltage_v"], 0), fmt(f["rating_a"], 0), fmt(f["derated_a"]),
+              fmt(f["current_a"]), fmt(f["current_failover_a"]),
+              "—" if f["utilisation_failover"] is None else f"{100 * f['utilisation_failover']:.0f} %"]
+             for f in report["feeds"]]
+    delta_t = report["basis"]["delta_t_k"]
+    cdus = [[c["name"], fmt(c["liquid_kw"]), fmt(c["capacity_kw"]), fmt(c["flow_required_lpm"]),
+             fmt(c["flow_rated_lpm"]), fmt(c["supply_c"]), fmt(c["supply_c"] + delta_t)]
+            for c in report["cdus"]]
+    handoffs = [[h.name, h.kind, f"{h.x:.2f}, {h.y:.2f}"]
+                for h in sorted(doc.handoffs.values(), key=lambda h: (h.kind, natural_key(h.name)))]
+    return {
+        "zones": (["zone", "rating kPa"], [[z.name, fmt(z.rating_kpa)] for z in
+                                           sorted(doc.zones.values(), key=lambda z: natural_key(z.name))]),
+        "racks": (["rack", "zone", "weight kg", "footprint m²", "load kPa", "zone rating kPa", "of rating"], racks),
+        "feeds": (["feed", "side", "V", "rating A", "derated A", "normal A", "failover A", "failover use"], feeds),
+        "cdus": (["CDU", "heat kW", "capacity kW", "flow need L/min", "rated L/min", "supply °C", "return °C"], cdus),
+        "handoffs": (["hand-off", "kind", "position x, y (m)"], handoffs),
+    }
+
+
+def _survey(doc: Document, report: dict) -> list:
+    tables = survey_tables(doc, report)
+    basis = report["basis"]
+    story: list = [Paragraph("(a) Site and facility survey", H1)]
+    story.append(Paragraph(
+        f"Design basis: {fmt(basis['voltage_v'], 0)} V, power factor {basis['power_factor']}, derating "
+        f"{basis['derating']}, redundancy {basis['redundancy']}, {basis['load_basis']} load; coolant "
+        f"{basis['fluid']}, ΔT {basis['delta_t_k']} K, facility supply {basis['facility_supply_c']} °C, "
+        f"maximum cold-plate supply {basis['max_supply_c']} °C; floor method {basis['floor_method']}.", BODY))
+    for key, heading in (("zones", "Floor zones"), ("racks", "Rack loads against their zone"),
+                         ("feeds", "Power feeds: normal and failover current against the derated rating"),
+                         ("cdus", "Coolant: each CDU's heat, flow, supply and return temperature"),
+                         ("handoffs", "Hand-off points: power, coolant and network")):
+        header, rows = tables[key]
+        story.append(Paragraph(heading, H2))
+        story.append(_table(header, rows) if rows else Paragraph("None in the plan.", BODY))
+    story.append(Paragraph("Surveyed by ____________________  date __________  "
+                           "site facts agree with the above: yes ☐ no ☐ (note differences overleaf)", BODY))
+    return story
+
+
+def _install(doc: Document, report: dict, options: ExportOptions) -> list:
+    story: list = [PageBreak(), Paragraph("(b) Install and plumb", H1),
+                   Paragraph("One checklist per rack. Tick each line when done; record the leak test.", BODY)]
+    ends = {rack_id: len(entries) for rack_id, entries in rows_by_rack(cable_rows(doc)).items()}
+    by_name = {r.name: r for r in doc.racks.values()}
+    for index, figures in enumerate(report["racks"]):
+        rack = doc.racks.get(figures["id"]) or by_name[figures["name"]]
+        items = [["Rack landed, levelled and bonded", BOX]]
+        for device in doc.devices_in(rack.id):
+            item = doc.catalog.items.get(device.type)
+            where = f"U{device.u}" if device.u else "side channel (0U)"
+            items.append([f"{device.name} ({item.name if item else device.type}) seated at {where}", BOX])
+        if any(doc.catalog.items.get(d.type) and doc.catalog[d.type].kind == NODE for d in doc.devices_in(rack.id)):
+            items.append(["Cold plates and manifold plumbed" + (f" to {figures['cdu']}" if figures["cdu"] else ""),
+                          BOX])
+        items.append(["Leak test: pressure ______ kPa, duration ______ min, result pass ☐ fail ☐", BOX])
+        items.append([f"Busbar tap-off A: {figures['feed_a'] or 'none assigned'}", BOX])
+        items.append([f"Busbar tap-off B: {figures['feed_b'] or 'none assigned'}", BOX])
+        items.append([f"Cables run per the cabling plan: {ends.get(rack.id, 0)} cable ends", BOX])
+        title = Paragraph(markup(f"Rack {figures['name']}") + (f" · row {markup(rack.row)}" if rack.row else "")
+                          + f" · {fmt(figures['power_kw'])} kW steady · {fmt(figures['weight_kg'])} kg", H3)
+        story.append(CondPageBreak(60))
+        story.append(KeepTogether([title, _table(["step", "done"], items, widths=[420, 40])]))
+        options.report(0.1 + 0.5 * (index + 1) / max(1, len(report["racks"])))
+    return story
+
+
+def prove_tables(doc: Document) -> dict[str, tuple[list[str], list[list[str]]]]:
+    """Phase (c): fabric summary and the tests to run, with blank result columns."""
+    counts = fabric_counts(doc)
+    basis = doc.basis
+    summary = [["nodes", str(counts["nodes"])], ["GPUs", str(counts["gpus"])], ["tiers", str(counts["tiers"])]]
+    summary += [[f"{role} switches", str(n)] for role, n in counts["switches"].items()]
+    summary += [[f"{tier} links", str(n)] for tier, n in counts["links"].items()]
+    summary.append(["oversubscription", f"{counts['oversubscription']:g}:1"])
+    rails = sorted({link.rail for link in doc.links.values() if link.rail})
+    sus = sorted({d.su for d in doc.devices.values() if d.role == "leaf" and d.su}) or [1]
+    allreduce = [[f"SU {su}", f"rail {rail}", "", "", ""] for su in sus for rail in rails]
+    allreduce += [[f"SU {su}", "all rails", "", "", ""] for su in sus]
+    target = f"> {100 * basis.scaling_efficiency_target:.0f} %"
+    scaling = []
+    gpus = basis.scaling_min_gpus
+    while gpus <= min(basis.scaling_max_gpus, max(counts["gpus"], basis.scaling_min_gpus)):
+        scaling.append([str(gpus), "baseline" if gpus == basis.scaling_min_gpus else target, "", "", ""])
+        gpus *= 2
+    return {
+        "fabric": (["fabric", "count"], summary),
+        "allreduce": (["scope", "rail", "bus bandwidth GB/s", "expected GB/s", "pass"], allreduce),
+        "scaling": (["GPUs", "efficiency target", "measured throughput", "efficiency", "pass"], scaling),
+    }
+
+
+def _tune(doc: Document) -> list:
+    tables = prove_tables(doc)
+    story: list = [PageBreak(), Paragraph("(c) Tune and prove", H1),
+                   Paragraph("NCCL tuned to the topology (rail-aligned rings/trees); record the results in the blank "
+                             "columns.", BODY)]
+    planned = any(d.role for d in doc.devices.values())
+    fabric_heading = ("Fabric summary (from the plan)" if planned else
+                      "Fabric summary: no generated fabric in the plan; the fabric the generator would build")
+    for key, heading in (("fabric", fabric_heading),
+                         ("allreduce", "All-reduce per rail and per scalable unit"),
+                         ("scaling", "Scaling test (efficiency against the smallest run)")):
+        header, rows = tables[key]
+        story.append(Paragraph(heading, H2))
+        story.append(_table(header, rows) if rows else Paragraph("No cabled rails in the plan.", BODY))
+    return story
+
+
+def open_findings(doc: Document) -> list[Finding]:
+    """Every error and warning of the plan, as the handover lists them."""
+    return [f for f in validate(doc) if f.severity in (ERROR, WARNING)]
+
+
+def _handover(doc: Document, findings: list[Finding]) -> list:
+    story: list = [PageBreak(), Paragraph("(d) Handover", H1), Paragraph("Open findings", H2)]
+    if findings:
+        def name(obj_id: str) -> str:
+            obj = doc.find(obj_id)
+            return getattr(obj, "name", obj_id) if obj is not None else obj_id
+
+        rows = [[f.severity, f.rule, ", ".join(name(s) for s in f.subjects), f.message, f.source] for f in findings]
+        story.append(_table(["severity", "rule", "subjects", "finding", "source"], rows,
+                            widths=[48, 30, 70, 250, 120]))
+    else:
+        story.append(Paragraph("None: validation reports no errors or warnings.", BODY))
+    story.append(Spacer(1, 8))
+    story.append(Paragraph("Run-book handed over ☐    Test results handed over ☐    Open findings accepted ☐", BODY))
+    story.append(Paragraph("Sign-off", H2))
+    roles = ["Site surveyor", "Installer", "Reviewing engineer", "Customer"]
+    sign = _table(["role", "name", "signature", "date"], [[r, "", "", ""] for r in roles], widths=[110, 140, 150, 80])
+    sign._argH[1:] = [26] * len(roles)
+    story.append(sign)
+    story.append(Spacer(1, 6))
+    return story
+
+
+def _numbered_canvas(block: TitleBlock) -> type[Canvas]:
+    class NumberedCanvas(Canvas):
+        """Holds pages back until the end so each title block can say "page X of Y"."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._saved: list[dict] = []
+
+        def showPage(self) -> None:
+            self._saved.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self) -> None:
+            total = len(self._saved)
+            for number, state in enumerate(self._saved, start=1):
+                self.__dict__.update(state)
+                block.draw(self, number, total)
+                Canvas.showPage(self)
+            Canvas.save(self)
+
+    return NumberedCanvas
+
+
+def write_commissioning_pdf(doc: Document, out: io.BufferedIOBase, options: ExportOptions | None = None) -> int:
+    """Write the commissioning document; returns the number of open findings listed."""
+    options = options or ExportOptions()
+    register_fonts()
+    report = build_report(doc)
+    options.report(0.05)
+    block = TitleBlock.of(doc, options, TITLE)
+    size = page_size(doc, options)
+    bottom = MARGIN + TITLE_BLOCK_HEIGHT
+    template = BaseDocTemplate(out, pagesize=size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+                               bottomMargin=bottom, title=f"{TITLE} — {doc.meta.project}", author=block.author,
+                               creator="Hall Planner", invariant=1)
+    frame = Frame(MARGIN, bottom, size[0] - 2 * MARGIN, size[1] - MARGIN - bottom, id="body")
+    template.addPageTemplates([PageTemplate(id="page", frames=[frame])])
+    findings = open_findings(doc)
+    story: list = [Paragraph(markup(f"{TITLE} — {doc.meta.project}"), H1),
+                   Paragraph(markup(f"{doc.meta.hall} · revision {block.revision} · {block.date}"), BODY),
+                   Spacer(1, 8)]
+    story += _survey(doc, report)
+    story += _install(doc, report, options)
+    story += _tune(doc)
+    story += _handover(doc, findings)
+    template.build(story, canvasmaker=_numbered_canvas(block))
+    options.report(1.0)
+    return len(findings)
