@@ -1,0 +1,182 @@
+"""Findings outlines, level of detail, assignment lines and assign-by-drag, overlay layers,
+cable routes, and the repaint time of the 4,096-node benchmark hall (printed, not asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QGraphicsRectItem
+
+from planner.commands import edits
+from planner.ui.plan import items as plan_items
+from planner.ui.plan.items import SEVERITY_COLOURS
+from planner.ui.plan.units import to_scene
+from planner.ui.plan.view import PlanView
+from planner.ui.session import DocumentSession
+
+
+def make_view(qtbot, doc, size=(1000, 700)) -> PlanView:
+    plan = PlanView(DocumentSession(doc))
+    qtbot.addWidget(plan)
+    plan.resize(*size)
+    plan.show()
+    qtbot.waitExposed(plan)
+    plan.fit_to_hall()
+    return plan
+
+
+@pytest.fixture
+def view(qtbot, example_doc):
+    return make_view(qtbot, example_doc)
+
+
+def at(view: PlanView, x_m: float, y_m: float) -> QPoint:
+    return view.mapFromScene(to_scene(x_m, y_m))
+
+
+def count_colour(image, rect, colour: QColor, tolerance: int = 40) -> int:
+    hits = 0
+    for x in range(max(0, rect.left()), min(image.width(), rect.right() + 1)):
+        for y in range(max(0, rect.top()), min(image.height(), rect.bottom() + 1)):
+            pixel = image.pixelColor(x, y)
+            if (abs(pixel.red() - colour.red()) + abs(pixel.green() - colour.green())
+                    + abs(pixel.blue() - colour.blue())) < tolerance:
+                hits += 1
+    return hits
+
+
+def test_findings_outline_items_and_map_devices_to_racks(view):
+    scene = view.plan_scene
+    scene.set_findings({"rack-2": "warning", "dev-12": "error", "bus-1": "warning", "zone-2": "info"})
+    assert scene.item_for("rack-2").severity == "warning"
+    assert scene.item_for("rack-3").severity == "error"  # dev-12 is in rack-3
+    assert scene.item_for("bus-1").severity == "warning"
+    assert scene.item_for("zone-2").severity == ""
+    assert scene.item_for("rack-1").severity == ""
+    for _ in range(4):
+        view.zoom_in()
+    view.centre_on_ids(["rack-3"])
+    image = view.grab().toImage()
+    rack_rect = view.mapFromScene(scene.item_for("rack-3").sceneBoundingRect()).boundingRect()
+    assert count_colour(image, rack_rect, SEVERITY_COLOURS["error"]) > 50
+    clean_rect = view.mapFromScene(scene.item_for("rack-1").sceneBoundingRect()).boundingRect()
+    assert count_colour(image, clean_rect, SEVERITY_COLOURS["error"]) == 0
+    scene.set_findings({})
+    assert scene.item_for("rack-3").severity == ""
+
+
+def test_names_only_when_zoomed_in(view, monkeypatch):
+    calls: list[str] = []
+    original = plan_items.RackItem.paint_labels
+
+    def counting(self, painter, lod):
+        calls.append(self.obj_id)
+        original(self, painter, lod)
+
+    monkeypatch.setattr(plan_items.RackItem, "paint_labels", counting)
+    view.resize(600, 400)
+    view.fit_to_hall()
+    view.grab()
+    assert calls == []  # 30 m across 600 px: ~0.2 px/cm, names would be unreadable
+    view.centre_on_ids(["rack-5"])
+    while view.pixels_per_m() < 100:
+        view.zoom_in()
+    view.centre_on_ids(["rack-5"])
+    view.grab()
+    assert "rack-5" in calls
+
+
+def test_assignment_lines_follow_edits_and_toggle(view):
+    scene = view.plan_scene
+    assert scene.assignments.line_count() == 9 * 3  # every rack: feed A, feed B, CDU loop
+    view.session.push(edits.assign(view.session.doc, ["rack-1", "rack-2"], "cdu", None))
+    assert scene.assignments.line_count() == 25
+    view.assignments_action.trigger()
+    assert not scene.assignments.isVisible()
+    view.set_assignments_visible(True)
+    assert scene.assignments.isVisible() and view.assignments_action.isChecked()
+
+
+def test_alt_drag_from_busbar_assigns_the_racks_swept(view):
+    session = view.session
+    doc = session.doc
+    session.push(edits.assign(doc, ["rack-2", "rack-3", "rack-4"], "feed_a", None))
+    session.push(edits.assign(doc, ["rack-2", "rack-3", "rack-4"], "cdu", None))
+    viewport = view.viewport()
+    start, end = at(view, 3.0, 4.2), at(view, 5.2, 4.9)
+    QTest.mousePress(viewport, Qt.LeftButton, Qt.AltModifier, start)
+    QTest.mouseMove(viewport, at(view, 3.6, 4.9))
+    QTest.mouseMove(viewport, end)
+    QTest.mouseRelease(viewport, Qt.LeftButton, Qt.AltModifier, end)
+    assert [doc.racks[r].feed_a for r in ("rack-2", "rack-3", "rack-4")] == ["bus-1"] * 3
+    assert session.undo_stack.count() == 3
+    session.undo_stack.undo()
+    assert doc.racks["rack-3"].feed_a is None
+    # from the row CDU: its loop
+    start = at(view, 1.8, 4.8)
+    QTest.mousePress(viewport, Qt.LeftButton, Qt.AltModifier, start)
+    QTest.mouseMove(viewport, at(view, 4.4, 4.8))
+    QTest.mouseRelease(viewport, Qt.LeftButton, Qt.AltModifier, at(view, 4.4, 4.8))
+    assert [doc.racks[r].cdu for r in ("rack-2", "rack-3")] == ["fu-1", "fu-1"]
+    assert doc.racks["rack-3"].x == 4.4  # racks swept over are assigned, not moved
+
+
+def test_layers_and_route(view):
+    scene = view.plan_scene
+    layer = QGraphicsRectItem(0, 0, 500, 500)
+    scene.add_layer(layer)
+    assert layer.scene() is scene and layer.zValue() > scene.item_for("rack-1").zValue()
+    # a layer never takes clicks away from the plan
+    QTest.mouseClick(view.viewport(), Qt.LeftButton, Qt.NoModifier, at(view, 2.8, 4.8))
+    assert view.session.selection == {"rack-1"}
+    scene.remove_layer(layer)
+    assert layer.scene() is None
+    view.show_route([(2.8, 4.2), (2.8, 3.6), (9.2, 3.6), (9.2, 4.2)])
+    assert view._route is not None and view._route.path().elementCount() == 4
+    view.clear_route()
+    assert view._route is None
+
+
+def _benchmark_plan(gpus: int):
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "generate.py"
+    spec = importlib.util.spec_from_file_location("benchmark_generate", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.build_plan(gpus)
+
+
+def test_full_view_repaint_of_the_benchmark_hall(qtbot, capsys):
+    """Prints the repaint time of the 32,768-GPU plan at fit-to-hall (target < 50 ms)."""
+    doc = _benchmark_plan(32768)
+    started = time.perf_counter()
+    view = make_view(qtbot, doc, size=(1600, 1000))
+    build_s = time.perf_counter() - started
+    started = time.perf_counter()
+    view.grab()
+    cold_ms = (time.perf_counter() - started) * 1000
+    warm = []
+    for _ in range(10):
+        started = time.perf_counter()
+        view.grab()
+        warm.append((time.perf_counter() - started) * 1000)
+    view.zoom_in()
+    zoomed = []
+    for _ in range(5):
+        view.resetCachedContent()
+        started = time.perf_counter()
+        view.grab()
+        zoomed.append((time.perf_counter() - started) * 1000)
+    with capsys.disabled():
+        print(f"\nplan view, {len(doc.racks)} racks, {len(doc.busbars)} busbars, "
+              f"{len(doc.floor_units)} floor units, {len(doc.links)} links: scene built in "
+              f"{build_s * 1000:.0f} ms; full-view repaint first {cold_ms:.1f} ms, "
+              f"median {statistics.median(warm):.1f} ms, after zoom (grid re-rendered) "
+              f"median {statistics.median(zoomed):.1f} ms")
+    assert len(view.plan_scene.plan_items()) >= len(doc.racks)
