@@ -280,3 +280,19 @@ def test_saving_removes_the_recovery_copy(window, tmp_path, monkeypatch):
     assert window.files.autosaver.plan_path.is_file()
     window.save_action.trigger()
     assert not window.files.autosaver.plan_path.exists()
+
+
+# -------------------------------------------------------------- packaging
+def test_screenshot_script_renders_the_main_window(tmp_path, qapp):
+    import importlib.util
+    from pathlib import Path
+
+    from PySide6.QtGui import QImage
+
+    script = Path(__file__).resolve().parents[2] / "packaging" / "screenshot.py"
+    spec = importlib.util.spec_from_file_location("screenshot", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = module.render(tmp_path / "shot.png")
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == module.SIZE

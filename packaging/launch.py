@@ -1,0 +1,5 @@
+"""Entry script for the frozen build: the same as the `planner` command."""
+
+from planner.cli import main
+
+raise SystemExit(main())
