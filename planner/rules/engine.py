@@ -55,6 +55,7 @@ RULE_MODULES: list[str] = [
     "planner.rules.power",
     "planner.rules.cooling",
     "planner.rules.space",
+    "planner.rules.network",
 ]
 
 Check = Callable[[Context, str, "Rule"], Iterable[Finding]]

@@ -1,0 +1,179 @@
+"""Network rules (DESIGN §4 "Validate", §5 Cables): rails, ports, speeds, leaf spreading,
+oversubscription, reachability and media reach.
+
+Per-cable checks (N1 rail, N3 speed, N7 reach) are LINK-scoped. Checks that look at a
+switch's or the whole fabric's cables (N2 ports used once, N4 even spreading, N5 uplink
+bandwidth, N6 reachability) are HALL-scoped: the engine does not mark a device dirty when
+one of its cables changes, and one pass over the links answers them all.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+
+from planner.model.catalog import NODE
+from planner.model.document import natural_key
+from planner.model.objects import TIER_LEAF_SPINE, TIER_NODE_LEAF, TIERS
+from planner.rules.context import Context
+from planner.rules.engine import HALL, HALL_SUBJECT, LINK, Rule, rule
+from planner.rules.finding import ERROR, Finding
+
+_LINK_READS = {"link.*", "dev.type", "dev.role", "dev.rail", "dev.name", "dev.rack"}
+_FABRIC_READS = {"link.*", "dev.*"}
+_FABRIC_SOURCE = "DESIGN §4: rail-optimised fat-tree rules"
+
+
+def _end_name(ctx: Context, device_id: str, port: str) -> str:
+    doc = ctx.doc
+    device = doc.devices.get(device_id)
+    if device is None:
+        return f"{device_id} {port}"
+    rack = doc.racks.get(device.rack)
+    return f"{rack.name if rack else device.rack}/{device.name} {port}"
+
+
+@rule("N1", scope=LINK, reads=_LINK_READS, source=_FABRIC_SOURCE, title="GPU port on its rail's leaf")
+def rail_leaf(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
+    doc = ctx.doc
+    link = doc.links[link_id]
+    if link.tier != TIER_NODE_LEAF:
+        return
+    ends = {doc.catalog[doc.devices[d].type].kind: (d, p) for d, p in
+            ((link.a_device, link.a_port), (link.b_device, link.b_port)) if d in doc.devices}
+    if NODE not in ends or len(ends) != 2:
+        return
+    node_id, port = ends[NODE]
+    leaf_id = link.b_device if node_id == link.a_device else link.a_device
+    leaf = doc.devices[leaf_id]
+    names = doc.catalog[doc.devices[node_id].type].port_names()
+    rail = names.index(port) + 1 if port in names else 0
+    if leaf.role == "leaf" and leaf.rail and rail and leaf.rail != rail:
+        yield r.finding(ctx, ERROR, (link_id, node_id, leaf_id),
+                        f"{link.label or link_id}: GPU {rail} ({_end_name(ctx, node_id, port)}) lands on "
+                        f"rail-{leaf.rail} leaf {leaf.name}")
+
+
+@rule("N3", scope=LINK, reads=_LINK_READS, source="IBTA / IEEE 802.3: both ends at one speed",
+      title="Port speeds match")
+def speeds_match(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
+    doc = ctx.doc
+    link = doc.links[link_id]
+    if link.a_device not in doc.devices or link.b_device not in doc.devices:
+        return
+    a = doc.catalog[doc.devices[link.a_device].type].port_speed_gbps
+    b = doc.catalog[doc.devices[link.b_device].type].port_speed_gbps
+    if a and b and a != b:
+        yield r.finding(ctx, ERROR, (link_id,), f"{link.label or link_id}: {a:g} Gb/s port cabled to a {b:g} Gb/s port")
+
+
+@rule("N7", scope=LINK, reads=_LINK_READS, source="Catalogue media reach at 400G (DESIGN §5 Cables)",
+      title="Cable within its media's reach")
+def media_reach(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
+    doc = ctx.doc
+    link = doc.links[link_id]
+    if not link.media:
+        yield r.finding(ctx, ERROR, (link_id,),
+                        f"{link.label or link_id}: no media in the catalogue reaches {link.length_m:.2f} m")
+        return
+    media = doc.catalog.media.get(link.media)
+    if media is None:
+        yield r.finding(ctx, ERROR, (link_id,), f"{link.label or link_id}: unknown media {link.media!r}")
+        return
+    ends = [doc.devices.get(link.a_device), doc.devices.get(link.b_device)]
+    s2s = link.tier != TIER_NODE_LEAF and all(e is not None and e.role for e in ends)
+    reach = media.reach_for(s2s, doc.basis.fabric_kind != "infiniband")
+    if link.length_m > reach + 1e-9:
+        yield r.finding(ctx, ERROR, (link_id,),
+                        f"{link.label or link_id}: {link.length_m:.2f} m exceeds {media.name} reach {reach:g} m")
+
+
+@rule("N2", scope=HALL, reads=_FABRIC_READS, source=_FABRIC_SOURCE, title="Each port used once")
+def ports_once(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
+    doc = ctx.doc
+    used: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for link in doc.links.values():
+        used[(link.a_device, link.a_port)].append(link.id)
+        used[(link.b_device, link.b_port)].append(link.id)
+    names: dict[str, set[str]] = {}
+    for (device_id, port), link_ids in sorted(used.items(), key=lambda kv: (natural_key(kv[0][0]), kv[0][1])):
+        device = doc.devices.get(device_id)
+        if device is None:
+            continue
+        if device.type not in names:
+            names[device.type] = set(doc.catalog[device.type].port_names())
+        if len(link_ids) > 1:
+            yield r.finding(ctx, ERROR, (device_id, *link_ids),
+                            f"{_end_name(ctx, device_id, port)} is used by {len(link_ids)} cables")
+        elif port not in names[device.type]:
+            yield r.finding(ctx, ERROR, (device_id, *link_ids),
+                            f"{_end_name(ctx, device_id, port)}: {doc.catalog[device.type].name} has no port {port}")
+
+
+def _uplinks(ctx: Context) -> dict[str, Counter]:
+    doc = ctx.doc
+    spread: dict[str, Counter] = defaultdict(Counter)
+    for link in doc.links.values():
+        if link.tier != TIER_LEAF_SPINE:
+            continue
+        a, b = doc.devices.get(link.a_device), doc.devices.get(link.b_device)
+        if a is None or b is None:
+            continue
+        leaf, spine = (a, b) if a.role == "leaf" else (b, a)
+        spread[leaf.id][spine.id] += 1
+    return spread
+
+
+@rule("N4", scope=HALL, reads=_FABRIC_READS, source=_FABRIC_SOURCE, title="Leaf uplinks spread evenly")
+def even_spread(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
+    doc = ctx.doc
+    for leaf_id, counts in sorted(_uplinks(ctx).items(), key=lambda kv: natural_key(kv[0])):
+        if len(set(counts.values())) > 1:
+            detail = ", ".join(f"{doc.devices[s].name} {n}" for s, n in sorted(counts.items(), key=lambda kv: natural_key(kv[0])))
+            yield r.finding(ctx, ERROR, (leaf_id,),
+                            f"Leaf {doc.devices[leaf_id].name}: uplinks not spread evenly over its spines ({detail})")
+
+
+@rule("N5", scope=HALL, reads=_FABRIC_READS, basis=("oversubscription",), source_field="oversubscription",
+      title="Leaf uplink bandwidth")
+def uplink_bandwidth(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
+    doc = ctx.doc
+    ratio = doc.basis.oversubscription
+    for leaf_id, counts in sorted(_uplinks(ctx).items(), key=lambda kv: natural_key(kv[0])):
+        up = sum(counts.values())
+        down = sum(1 for link in doc.links_of(leaf_id) if link.tier == TIER_NODE_LEAF)
+        if down > up * ratio + 1e-9:
+            yield r.finding(ctx, ERROR, (leaf_id,),
+                            f"Leaf {doc.devices[leaf_id].name}: {down} downlinks on {up} uplinks = "
+                            f"{down / up:.2f}:1, allowed {ratio:g}:1")
+
+
+def _find(parent: dict[str, str], x: str) -> str:
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+@rule("N6", scope=HALL, reads=_FABRIC_READS, source=_FABRIC_SOURCE, title="Every GPU reaches every other")
+def reachability(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
+    doc = ctx.doc
+    fabric = [link for link in doc.links.values() if link.tier in TIERS]
+    if not fabric:
+        return
+    nodes = sorted((d.id for d in doc.devices.values() if doc.catalog[d.type].kind == NODE), key=natural_key)
+    parent = {d: d for d in doc.devices}
+    for link in fabric:
+        if link.a_device in parent and link.b_device in parent:
+            ra, rb = _find(parent, link.a_device), _find(parent, link.b_device)
+            if ra != rb:
+                parent[ra] = rb
+    groups = Counter(_find(parent, n) for n in nodes)
+    if len(groups) <= 1:
+        return
+    main = groups.most_common(1)[0][0]
+    cut_off = [n for n in nodes if _find(parent, n) != main]
+    shown = ", ".join(f"{doc.racks[doc.devices[n].rack].name}/{doc.devices[n].name}" for n in cut_off[:5])
+    more = f" and {len(cut_off) - 5} more" if len(cut_off) > 5 else ""
+    yield r.finding(ctx, ERROR, (HALL_SUBJECT, *cut_off),
+                    f"{len(cut_off)} of {len(nodes)} GPU nodes cannot reach the rest of the fabric: {shown}{more}")
