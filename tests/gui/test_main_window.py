@@ -245,15 +245,17 @@ def test_new_hall_with_a_drawn_outline_is_one_undo_step(window, monkeypatch):
 
 
 # --------------------------------------------------------------- recovery
-def test_recovery_copy_is_written_offered_and_removed(window, monkeypatch):
+def test_recovery_copy_is_written_offered_and_removed(window, monkeypatch, qtbot):
     from planner.ui.app import offer_recovery
     from planner.ui.recovery import orphaned_copies, recovery_dir
 
     answers = patch_message_boxes(monkeypatch)
     autosaver = window.files.autosaver
+    autosaver.idle_s = 0.2
     assert autosaver.write_if_needed() is False  # nothing to save yet
     window.session.push(SetFields({"rack-4": {"name": "R-CRASH"}}, text="Rename"))
-    assert autosaver.write_if_needed() is True
+    assert autosaver.write_if_needed() is False  # just edited: waits until the plan is left alone
+    qtbot.waitUntil(autosaver.plan_path.is_file, timeout=3000)
     assert autosaver.plan_path.parent == recovery_dir() and autosaver.plan_path.is_file()
     assert orphaned_copies() == []  # the live window still holds its lock
 
