@@ -18,6 +18,8 @@ from planner.rules.finding import ERROR, WARNING, Finding
 
 #: Overlaps smaller than this (m²) are edges touching, not equipment standing on each other.
 _AREA_EPS = 1e-6
+#: Clearances are compared to a micrometre, so a gap drawn at exactly the limit passes.
+_GAP_EPS = 1e-6
 #: Probes are narrowed by this much (m) so side-by-side neighbours in a row do not count.
 _SIDE_EPS = 1e-3
 
@@ -113,10 +115,10 @@ def aisles(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
         gap, blocker = clearance(ctx, rack_id, (direction[0] + 0.0, direction[1] + 0.0), max(recommended, vendor))
         what = _name(ctx, blocker) if blocker else "the hall wall"
         subjects = (rack_id, blocker) if blocker else (rack_id,)
-        if gap < vendor:
+        if gap < vendor - _GAP_EPS:
             yield r.finding(ctx, ERROR, subjects, f"{rack.name}: {label} {gap:.2f} m to {what}, vendor minimum {vendor:.2f} m",
                             f"{side}_aisle_vendor_min_m")
-        elif gap < recommended:
+        elif gap < recommended - _GAP_EPS:
             yield r.finding(ctx, WARNING, subjects, f"{rack.name}: {label} {gap:.2f} m to {what}, recommended {recommended:.2f} m",
                             f"{side}_aisle_min_m")
 
@@ -131,7 +133,7 @@ def working_space(ctx: Context, unit_id: str, r: Rule) -> Iterator[Finding]:
     fx, fy = FRONT_DIRECTION[unit.rotation % 360]
     need = doc.basis.working_space_m
     gap, blocker = clearance(ctx, unit_id, (fx, fy), need)
-    if gap < need:
+    if gap < need - _GAP_EPS:
         what = _name(ctx, blocker) if blocker else "the hall wall"
         subjects = (unit_id, blocker) if blocker else (unit_id,)
         yield r.finding(ctx, ERROR, subjects, f"{unit.name}: working space in front {gap:.2f} m to {what}, "
