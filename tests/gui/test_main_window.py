@@ -298,3 +298,22 @@ def test_screenshot_script_renders_the_main_window(tmp_path, qapp):
     out = module.render(tmp_path / "shot.png")
     image = QImage(str(out))
     assert (image.width(), image.height()) == module.SIZE
+
+
+def test_start_with_a_file_or_refuse_an_unreadable_one(tmp_path, qtbot, monkeypatch):
+    from planner.io import save
+    from planner.ui.app import load_example
+
+    answers = patch_message_boxes(monkeypatch)
+    path = tmp_path / "site.hall"
+    save(load_example(), path)
+    win = open_window(str(path))
+    try:
+        assert win.files.path == path.resolve() and win.windowTitle().startswith("site.hall[*]")
+        win._fill_recent_menu()
+        assert [a.text() for a in win.recent_menu.actions()] == ["site.hall"]
+    finally:
+        dispose(win)
+    (tmp_path / "broken.hall").write_text("{", encoding="utf-8")
+    assert open_window(str(tmp_path / "broken.hall")) is None
+    assert answers.asked[-1][0] == "Cannot open plan" and "not valid JSON" in answers.asked[-1][1]
