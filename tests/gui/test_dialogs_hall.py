@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from planner.commands import History
+from planner.io import load
 from planner.ui.dialogs.hall_features import HallFeaturesDialog
 from planner.ui.dialogs.new_hall import NewHallDialog
 
@@ -15,9 +18,18 @@ def _set(table, row, col, text):
     table.table.item(row, col).setText(text)
 
 
+SHELL_HALL = Path(__file__).resolve().parents[1] / "data" / "shell_hall.hall"
+
+
 @pytest.fixture
-def dialog(example_doc, qtbot):
-    dlg = HallFeaturesDialog(example_doc)
+def hall():
+    """The test hall: 30 × 18 m, slab and raised-floor zones, six columns, one door."""
+    return load(SHELL_HALL)
+
+
+@pytest.fixture
+def dialog(hall, qtbot):
+    dlg = HallFeaturesDialog(hall)
     qtbot.addWidget(dlg)
     return dlg
 
@@ -36,7 +48,7 @@ def test_unchanged_tables_give_no_command(dialog):
     assert dialog.command() is None
 
 
-def test_edits_are_one_undo_step(example_doc, dialog):
+def test_edits_are_one_undo_step(hall, dialog):
     _set(dialog.zones, 1, 5, "9.5")  # raised floor: 7.2 → 9.5 kPa
     dialog.obstacles.add_row(None, ["C7", "column", 3.0, 9.0, 3.6, 9.6])
     dialog.doors.table.selectRow(0)
@@ -45,16 +57,16 @@ def test_edits_are_one_undo_step(example_doc, dialog):
     _set(dialog.outline, 2, 0, "32")
     dialog.accept()
     command = dialog.command()
-    history = History(example_doc)
+    history = History(hall)
     change = history.push(command)
-    assert example_doc.zones["zone-2"].rating_kpa == 9.5
-    assert not example_doc.doors and example_doc.outline[1] == (32.0, 0.0)
+    assert hall.zones["zone-2"].rating_kpa == 9.5
+    assert not hall.doors and hall.outline[1] == (32.0, 0.0)
     new_id = next(i for i in change.added)
-    assert example_doc.obstacles[new_id].polygon == [(3.0, 9.0), (3.6, 9.0), (3.6, 9.6), (3.0, 9.6)]
+    assert hall.obstacles[new_id].polygon == [(3.0, 9.0), (3.6, 9.0), (3.6, 9.6), (3.0, 9.6)]
     assert change.modified == {"zone-2": {"rating_kpa"}} and change.outline
     history.undo()
-    assert example_doc.zones["zone-2"].rating_kpa == 7.2 and "door-1" in example_doc.doors
-    assert new_id not in example_doc.obstacles and example_doc.outline[1] == (30.0, 0.0)
+    assert hall.zones["zone-2"].rating_kpa == 7.2 and "door-1" in hall.doors
+    assert new_id not in hall.obstacles and hall.outline[1] == (30.0, 0.0)
 
 
 def test_a_bad_cell_keeps_the_dialog_open(dialog, monkeypatch):
@@ -66,15 +78,15 @@ def test_a_bad_cell_keeps_the_dialog_open(dialog, monkeypatch):
     assert said == ["row 1, y1 (m): 'wide' is not a number"]
 
 
-def test_a_polygon_zone_keeps_its_shape(example_doc, qtbot):
-    example_doc.zones["zone-1"].polygon = [(0.0, 0.0), (18.0, 0.0), (18.0, 18.0), (9.0, 20.0), (0.0, 18.0)]
-    dlg = HallFeaturesDialog(example_doc)
+def test_a_polygon_zone_keeps_its_shape(hall, qtbot):
+    hall.zones["zone-1"].polygon = [(0.0, 0.0), (18.0, 0.0), (18.0, 18.0), (9.0, 20.0), (0.0, 18.0)]
+    dlg = HallFeaturesDialog(hall)
     qtbot.addWidget(dlg)
     assert not dlg.zones.table.item(0, 1).flags() & Qt.ItemFlag.ItemIsEditable
     _set(dlg.zones, 0, 5, "15")
     dlg.accept()
-    History(example_doc).push(dlg.command())
-    zone = example_doc.zones["zone-1"]
+    History(hall).push(dlg.command())
+    zone = hall.zones["zone-1"]
     assert zone.rating_kpa == 15 and len(zone.polygon) == 5
 
 

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
+from planner.io import load
 from planner.ui.elevation_dock import MIME_TYPE, ElevationDock
 from planner.ui.properties_dock import SEVERAL, PropertiesDock
 from planner.ui.session import DocumentSession
 
+SHELL_HALL = Path(__file__).resolve().parents[1] / "data" / "shell_hall.hall"
+
 
 @pytest.fixture
-def session(example_doc, qapp):
-    return DocumentSession(example_doc)
+def session(qapp):
+    """The test hall: R01–R03, each N1–N4 at U1, U5, U9, U13 and a 0U PDU; BB-A01, BB-B01, CDU-01."""
+    return DocumentSession(load(SHELL_HALL))
 
 
 @pytest.fixture
@@ -97,7 +103,7 @@ def test_u_position_edit_moves_the_device_or_explains_why_not(session, props, qt
 def test_figures_provider_fills_a_read_only_section(session, props):
     props.set_figures_provider(lambda doc, obj_id: [("Weight", f"{len(obj_id)} kg")])
     assert props.figures_box.isHidden()  # nothing selected
-    session.select({"rack-5"})
+    session.select({"rack-3"})
     assert not props.figures_box.isHidden()
     assert props.figures_form.rowCount() == 1
     label = props.figures_form.itemAt(0, props.figures_form.ItemRole.FieldRole).widget()
@@ -112,8 +118,8 @@ def _u_point(widget, u, x=100):
 def test_elevation_follows_the_selected_rack_or_device(session, elevation):
     session.select({"dev-12"})
     assert elevation.elevation.rack_id == "rack-3"
-    session.select({"rack-7"})
-    assert elevation.elevation.rack_id == "rack-7"
+    session.select({"rack-2"})
+    assert elevation.elevation.rack_id == "rack-2"
     assert elevation.elevation.rack_units() == 52
 
 

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QDockWidget, QMessageBox
 
 from planner.commands import SetFields
+from planner.io import load
 from planner.ui import main_window as main_window_module
-from planner.ui.app import application, open_window
+from planner.ui.app import application, load_example, open_window
 from planner.ui.main_window import MainWindow
+from planner.ui.session import DocumentSession
 
 
 @dataclass
@@ -43,6 +46,15 @@ def patch_message_boxes(monkeypatch) -> Answers:
     return answers
 
 
+SHELL_HALL = Path(__file__).resolve().parents[1] / "data" / "shell_hall.hall"
+
+
+def shell_window() -> MainWindow:
+    """A window on the test hall (3 racks of 4 nodes and a PDU, A/B busbars, a row CDU), untitled."""
+    application()
+    return MainWindow(DocumentSession(load(SHELL_HALL)))
+
+
 def example_window() -> MainWindow:
     application()
     window = open_window(None)
@@ -60,18 +72,27 @@ def dispose(window: MainWindow) -> None:
 @pytest.fixture
 def window(qtbot, monkeypatch):
     patch_message_boxes(monkeypatch)
-    win = example_window()
+    win = shell_window()
     win.show()
     yield win
     dispose(win)
 
 
-def test_window_opens_on_the_example_as_an_untitled_copy(window):
-    doc = window.session.doc
-    assert len(doc.racks) == 9 and doc.meta.project == "Example GPU pod"
-    assert window.files.path is None
-    assert window.windowTitle().startswith("Example hall (unsaved copy)[*]")
-    assert not window.isWindowModified()
+def test_window_opens_on_the_example_as_an_untitled_copy(qtbot, monkeypatch):
+    patch_message_boxes(monkeypatch)
+    window = example_window()
+    try:
+        example = load_example()
+        doc = window.session.doc
+        assert doc.meta == example.meta and set(doc.racks) == set(example.racks) and doc.racks
+        assert window.files.path is None
+        assert window.windowTitle().startswith("Example hall (unsaved copy)[*]")
+        assert not window.isWindowModified()
+    finally:
+        dispose(window)
+
+
+def test_window_has_the_menus_docks_and_canvas(window):
     titles = [a.text() for a in window.menuBar().actions()]
     assert titles == ["&File", "&Edit", "&View", "&Plan", "&Help"]
     docks = {d.windowTitle() for d in window.findChildren(QDockWidget)}
@@ -253,7 +274,7 @@ def test_recovery_copy_is_written_offered_and_removed(window, monkeypatch, qtbot
     autosaver = window.files.autosaver
     autosaver.idle_s = 0.2
     assert autosaver.write_if_needed() is False  # nothing to save yet
-    window.session.push(SetFields({"rack-4": {"name": "R-CRASH"}}, text="Rename"))
+    window.session.push(SetFields({"rack-3": {"name": "R-CRASH"}}, text="Rename"))
     assert autosaver.write_if_needed() is False  # just edited: waits until the plan is left alone
     qtbot.waitUntil(autosaver.plan_path.is_file, timeout=3000)
     assert autosaver.plan_path.parent == recovery_dir() and autosaver.plan_path.is_file()
@@ -263,7 +284,7 @@ def test_recovery_copy_is_written_offered_and_removed(window, monkeypatch, qtbot
     answers.question = QMessageBox.StandardButton.Open
     recovered = open_window(None)
     try:
-        assert recovered is not None and recovered.session.doc.racks["rack-4"].name == "R-CRASH"
+        assert recovered is not None and recovered.session.doc.racks["rack-3"].name == "R-CRASH"
         assert recovered.isWindowModified()
         assert recovered.windowTitle().startswith("Recovered plan[*]")
         assert "did not close properly" in answers.asked[-1][1]
@@ -277,7 +298,7 @@ def test_recovery_copy_is_written_offered_and_removed(window, monkeypatch, qtbot
 
 def test_saving_removes_the_recovery_copy(window, tmp_path, monkeypatch):
     _patch_file_dialogs(monkeypatch, save_to=tmp_path / "safe.hall")
-    window.session.push(SetFields({"rack-4": {"name": "R-SAFE"}}, text="Rename"))
+    window.session.push(SetFields({"rack-3": {"name": "R-SAFE"}}, text="Rename"))
     window.files.autosaver.write_now()
     assert window.files.autosaver.plan_path.is_file()
     window.save_action.trigger()
@@ -302,7 +323,6 @@ def test_screenshot_script_renders_the_main_window(tmp_path, qapp):
 
 def test_start_with_a_file_or_refuse_an_unreadable_one(tmp_path, qtbot, monkeypatch):
     from planner.io import save
-    from planner.ui.app import load_example
 
     answers = patch_message_boxes(monkeypatch)
     path = tmp_path / "site.hall"
