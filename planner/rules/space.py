@@ -81,13 +81,19 @@ def _probe(bounds: tuple[float, float, float, float], direction: tuple[float, fl
 
 
 def clearance(ctx: Context, obj_id: str, direction: tuple[float, float], depth: float) -> tuple[float, str | None]:
-    """Free distance in front of a face, up to ``depth``, and what ends it (None: the hall wall or nothing)."""
-    probe, face = _probe(ctx.shape(obj_id).bounds, direction, depth)
+    """Free distance in front of a face, up to ``depth``, and what ends it (None: the hall wall or nothing).
+
+    Equipment overlapping the object itself is left to S1.
+    """
+    own = ctx.shape(obj_id)
+    probe, face = _probe(own.bounds, direction, depth)
     best, blocker = depth, None
     for other in ctx.near(probe.bounds, 0.0):
         if other == obj_id:
             continue
         shape = ctx.shape(other)
+        if shape.intersection(own).area > _AREA_EPS:
+            continue  # standing on each other is S1's finding, not an aisle
         if shape.intersects(probe):
             gap = face.distance(shape.intersection(probe))
             if gap < best or (gap == best and blocker is not None and natural_key(other) < natural_key(blocker)):
@@ -152,7 +158,7 @@ def rack_units(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
         if height == 0:
             continue
         top = device.u + height - 1
-        span = f"U{device.u}–U{top}"
+        span = f"U{device.u}" if top == device.u else f"U{device.u}–U{top}"
         if device.u < 1 or top > total:
             yield r.finding(ctx, ERROR, (rack_id, device.id), f"{rack.name}: {device.name} at {span} is outside the rack's {total}U")
         clash = sorted({owner[u] for u in range(device.u, top + 1) if u in owner}, key=natural_key)
