@@ -9,9 +9,12 @@ from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from planner.commands import AddCatalogItem
 from planner.model.catalog import CatalogItem
 from planner.ui.plan.palette import PaletteWidget
-from planner.ui.plan.units import to_scene
+from planner.ui.plan.units import snap_m, to_scene
 from planner.ui.plan.view import MIME_TYPE, PlanView
 from planner.ui.session import DocumentSession
+
+# Qt 6 offers only the QPoint constructors of drag events, which PySide6 flags as deprecated.
+pytestmark = pytest.mark.filterwarnings("ignore:Function.*QDrag.*Event:DeprecationWarning")
 
 NODE = "node-8gpu-liquid-4u"
 BIG_NODE = "node-8gpu-10u"
@@ -94,12 +97,15 @@ def test_palette_drag_carries_the_catalogue_key(palette):
 def test_node_on_empty_floor_makes_a_rack_in_one_step(view, palette, session):
     doc = session.doc
     racks_before = set(doc.racks)
-    assert drop(view, palette_mime(palette, NODE), 14.05, 9.95)
+    x, y = view.plan_scene.free_spot(1.2, 1.8)
+    assert drop(view, palette_mime(palette, NODE), x + 0.05, y - 0.05)
     (rack_id,) = set(doc.racks) - racks_before
     rack = doc.racks[rack_id]
-    assert rack.type == doc.catalog.default_rack().key
-    # 0.6 × 1.2 m default rack: corner (13.75, 9.35) snaps to (13.8, 9.6)
-    assert (rack.x, rack.y) == pytest.approx((14.1, 10.2))
+    default = doc.catalog.default_rack()
+    assert rack.type == default.key
+    # the 0.6 × 1.2 m footprint's corner snaps to the tile grid
+    corner = (snap_m(x + 0.05 - default.width_m / 2), snap_m(y - 0.05 - default.depth_m / 2))
+    assert doc.rack_bounds(rack)[:2] == pytest.approx(corner)
     (device,) = doc.devices_in(rack_id)
     assert device.type == NODE and device.u == 1
     assert session.undo_stack.count() == 1
@@ -113,52 +119,69 @@ def test_node_on_empty_floor_makes_a_rack_in_one_step(view, palette, session):
 
 def test_node_on_a_rack_goes_to_the_lowest_free_units(view, palette, session):
     doc = session.doc
-    assert drop(view, palette_mime(palette, NODE), 2.8, 4.9)
-    added = [d for d in doc.devices_in("rack-1") if d.type == NODE]
-    assert [d.u for d in added] == [1, 5, 9, 13, 17]
+    rack = doc.racks["rack-1"]
+    before = {d.id for d in doc.devices_in("rack-1")}
+    lowest = doc.lowest_free_u("rack-1", doc.catalog[NODE].height_u)
+    assert drop(view, palette_mime(palette, NODE), rack.x, rack.y + 0.1)
+    (added,) = [d for d in doc.devices_in("rack-1") if d.id not in before]
+    assert added.type == NODE and added.u == lowest
     session.undo_stack.undo()
-    assert [d.u for d in doc.devices_in("rack-1") if d.type == NODE] == [1, 5, 9, 13]
+    assert {d.id for d in doc.devices_in("rack-1")} == before
     session.undo_stack.redo()
-    assert len(doc.devices_in("rack-1")) == 6
+    assert added.id in doc.devices
 
 
 def test_device_that_does_not_fit_is_refused_with_a_message(view, palette, session, qtbot):
+    doc = session.doc
+    rack = doc.racks["rack-1"]
     mime = palette_mime(palette, BIG_NODE)
-    for _ in range(3):  # 52U rack, 16U used: three 10U nodes fit (U17–U46)
-        drop(view, mime, 2.8, 4.9)
+    height = doc.catalog[BIG_NODE].height_u
+    while doc.lowest_free_u("rack-1", height) is not None:
+        drop(view, mime, rack.x, rack.y)
     count = session.undo_stack.count()
     with qtbot.waitSignal(view.status_message) as blocker:
-        drop(view, mime, 2.8, 4.9)
-    assert "does not fit in R01" in blocker.args[0]
+        drop(view, mime, rack.x, rack.y)
+    assert f"does not fit in {rack.name}" in blocker.args[0]
     assert session.undo_stack.count() == count
 
 
 def test_rack_cdu_and_cabinet_snap_to_tiles(view, palette, session):
     doc = session.doc
-    drop(view, palette_mime(palette, "rack-800x1200-52u"), 20.13, 8.07)
+    scene = view.plan_scene
+    x, y = scene.free_spot(1.6, 1.8)
+    drop(view, palette_mime(palette, "rack-800x1200-52u"), x + 0.13, y + 0.07)
     rack = doc.racks[next(iter(session.selection))]
-    # corner (19.73, 7.47) → (19.8, 7.2); centre 0.4, 0.6 further
-    assert (rack.x, rack.y) == pytest.approx((20.2, 7.8))
-    drop(view, palette_mime(palette, "cdu-row-800kw"), 22.0, 8.0)
+    # corner (x + 0.13 − 0.4, y + 0.07 − 0.6) snapped to the tile lines
+    assert doc.rack_bounds(rack)[:2] == pytest.approx((snap_m(x - 0.27), snap_m(y - 0.53)))
+    existing = {u.name for u in doc.floor_units.values()}
+    x, y = scene.free_spot(1.2, 1.8)
+    drop(view, palette_mime(palette, "cdu-row-800kw"), x, y)
     unit = doc.floor_units[next(iter(session.selection))]
-    assert unit.type == "cdu-row-800kw" and unit.name == "CDU-02"
-    drop(view, palette_mime(palette, "cabinet-630a"), 24.0, 14.0)
-    assert doc.floor_units[next(iter(session.selection))].name == "PDC-01"
+    assert unit.type == "cdu-row-800kw" and unit.name.startswith("CDU-") and unit.name not in existing
+    x, y = scene.free_spot(1.2, 1.2)
+    drop(view, palette_mime(palette, "cabinet-630a"), x, y)
+    assert doc.floor_units[next(iter(session.selection))].name.startswith("PDC-")
     view.set_snap_enabled(False)
-    drop(view, palette_mime(palette, "rack-600x1200-48u"), 15.5, 15.5)
+    x, y = scene.free_spot(1.2, 1.8)
+    drop(view, palette_mime(palette, "rack-600x1200-48u"), x + 0.07, y + 0.07)
     rack = doc.racks[next(iter(session.selection))]
     tolerance = 2 / view.pixels_per_m()
-    assert (rack.x, rack.y) == pytest.approx((15.5, 15.5), abs=tolerance)
+    assert (rack.x, rack.y) == pytest.approx((x + 0.07, y + 0.07), abs=tolerance)
 
 
 def test_busbar_drop_alternates_sides(view, palette, session):
     doc = session.doc
-    drop(view, palette_mime(palette, "busbar-400a"), 12.1, 7.9)
-    bus = doc.busbars[next(iter(session.selection))]
-    # the example has one A and one B run: a new run starts on side A
-    assert bus.side == "A" and (bus.x1, bus.y1, bus.x2) == pytest.approx((12.0, 7.8, 19.2))
-    drop(view, palette_mime(palette, "busbar-400a"), 12.1, 9.1)
-    assert doc.busbars[next(iter(session.selection))].side == "B"
+    sides = [b.side for b in doc.busbars.values()]
+    x, y = view.plan_scene.free_spot(1.2, 1.2)
+    drop(view, palette_mime(palette, "busbar-400a"), x + 0.1, y - 0.1)
+    first = doc.busbars[next(iter(session.selection))]
+    # a new run goes on the side with fewer runs (A on a tie), 7.2 m long from the snapped drop point
+    assert first.side == ("B" if sides.count("A") > sides.count("B") else "A")
+    assert (first.x1, first.y1, first.x2) == pytest.approx((snap_m(x + 0.1), snap_m(y - 0.1), snap_m(x + 0.1) + 7.2))
+    drop(view, palette_mime(palette, "busbar-400a"), x + 0.1, y + 0.5)
+    second = doc.busbars[next(iter(session.selection))]
+    if sides.count("A") == sides.count("B"):
+        assert second.side == "B"
 
 
 def test_foreign_drags_are_ignored(view, session):

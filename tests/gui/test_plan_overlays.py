@@ -54,11 +54,12 @@ def count_colour(image, rect, colour: QColor, tolerance: int = 40) -> int:
 
 def test_findings_outline_items_and_map_devices_to_racks(view):
     scene = view.plan_scene
-    scene.set_findings({"rack-2": "warning", "dev-12": "error", "bus-1": "warning", "zone-2": "info"})
+    device = view.session.doc.devices_in("rack-3")[0].id
+    scene.set_findings({"rack-2": "warning", device: "error", "bus-1": "warning", "zone-1": "info"})
     assert scene.item_for("rack-2").severity == "warning"
-    assert scene.item_for("rack-3").severity == "error"  # dev-12 is in rack-3
+    assert scene.item_for("rack-3").severity == "error"  # a device's finding marks its rack
     assert scene.item_for("bus-1").severity == "warning"
-    assert scene.item_for("zone-2").severity == ""
+    assert scene.item_for("zone-1").severity == ""
     assert scene.item_for("rack-1").severity == ""
     for _ in range(4):
         view.zoom_in()
@@ -81,10 +82,11 @@ def test_names_only_when_zoomed_in(view, monkeypatch):
         original(self, painter, lod)
 
     monkeypatch.setattr(plan_items.RackItem, "paint_labels", counting)
-    view.resize(600, 400)
     view.fit_to_hall()
+    while view.pixels_per_m() > 40:
+        view.zoom_out()
     view.grab()
-    assert calls == []  # 30 m across 600 px: ~0.2 px/cm, names would be unreadable
+    assert calls == []  # under 0.4 px per cm names would be unreadable
     view.centre_on_ids(["rack-5"])
     while view.pixels_per_m() < 100:
         view.zoom_in()
@@ -95,9 +97,12 @@ def test_names_only_when_zoomed_in(view, monkeypatch):
 
 def test_assignment_lines_follow_edits_and_toggle(view):
     scene = view.plan_scene
-    assert scene.assignments.line_count() == 9 * 3  # every rack: feed A, feed B, CDU loop
-    view.session.push(edits.assign(view.session.doc, ["rack-1", "rack-2"], "cdu", None))
-    assert scene.assignments.line_count() == 25
+    doc = view.session.doc
+    expected = sum(bool(r.feed_a) + bool(r.feed_b) + bool(r.cdu) for r in doc.racks.values())
+    assert expected and scene.assignments.line_count() == expected
+    cooled = [r.id for r in doc.racks.values() if r.cdu][:2]
+    view.session.push(edits.assign(doc, cooled, "cdu", None))
+    assert scene.assignments.line_count() == expected - len(cooled)
     view.assignments_action.trigger()
     assert not scene.assignments.isVisible()
     view.set_assignments_visible(True)
@@ -107,25 +112,29 @@ def test_assignment_lines_follow_edits_and_toggle(view):
 def test_alt_drag_from_busbar_assigns_the_racks_swept(view):
     session = view.session
     doc = session.doc
-    session.push(edits.assign(doc, ["rack-2", "rack-3", "rack-4"], "feed_a", None))
-    session.push(edits.assign(doc, ["rack-2", "rack-3", "rack-4"], "cdu", None))
+    swept = ["rack-2", "rack-3", "rack-4"]
+    session.push(edits.assign(doc, swept, "feed_a", None))
+    session.push(edits.assign(doc, swept, "cdu", None))
+    bus = doc.busbars["bus-1"]
+    r2, r4 = doc.racks["rack-2"], doc.racks["rack-4"]
     viewport = view.viewport()
-    start, end = at(view, 3.0, 4.2), at(view, 5.2, 4.9)
+    start, end = at(view, r2.x, bus.y1), at(view, r4.x, r4.y)
     QTest.mousePress(viewport, Qt.LeftButton, Qt.AltModifier, start)
-    QTest.mouseMove(viewport, at(view, 3.6, 4.9))
+    QTest.mouseMove(viewport, at(view, r2.x, r2.y))
     QTest.mouseMove(viewport, end)
     QTest.mouseRelease(viewport, Qt.LeftButton, Qt.AltModifier, end)
-    assert [doc.racks[r].feed_a for r in ("rack-2", "rack-3", "rack-4")] == ["bus-1"] * 3
+    assert [doc.racks[r].feed_a for r in swept] == ["bus-1"] * 3
     assert session.undo_stack.count() == 3
     session.undo_stack.undo()
     assert doc.racks["rack-3"].feed_a is None
-    # from the row CDU: its loop
-    start = at(view, 1.8, 4.8)
-    QTest.mousePress(viewport, Qt.LeftButton, Qt.AltModifier, start)
-    QTest.mouseMove(viewport, at(view, 4.4, 4.8))
-    QTest.mouseRelease(viewport, Qt.LeftButton, Qt.AltModifier, at(view, 4.4, 4.8))
+    # from the row CDU: its loop, for every rack passed over on the way
+    unit = doc.floor_units["fu-1"]
+    r3 = doc.racks["rack-3"]
+    QTest.mousePress(viewport, Qt.LeftButton, Qt.AltModifier, at(view, unit.x, unit.y))
+    QTest.mouseMove(viewport, at(view, r3.x, r3.y))
+    QTest.mouseRelease(viewport, Qt.LeftButton, Qt.AltModifier, at(view, r3.x, r3.y))
     assert [doc.racks[r].cdu for r in ("rack-2", "rack-3")] == ["fu-1", "fu-1"]
-    assert doc.racks["rack-3"].x == 4.4  # racks swept over are assigned, not moved
+    assert (doc.racks["rack-3"].x, doc.racks["rack-3"].y) == (r3.x, r3.y)  # assigned, not moved
 
 
 def test_layers_and_route(view):
@@ -134,7 +143,8 @@ def test_layers_and_route(view):
     scene.add_layer(layer)
     assert layer.scene() is scene and layer.zValue() > scene.item_for("rack-1").zValue()
     # a layer never takes clicks away from the plan
-    QTest.mouseClick(view.viewport(), Qt.LeftButton, Qt.NoModifier, at(view, 2.8, 4.8))
+    rack = view.session.doc.racks["rack-1"]
+    QTest.mouseClick(view.viewport(), Qt.LeftButton, Qt.NoModifier, at(view, rack.x, rack.y))
     assert view.session.selection == {"rack-1"}
     scene.remove_layer(layer)
     assert layer.scene() is None

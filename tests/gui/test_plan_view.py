@@ -8,7 +8,7 @@ from PySide6.QtTest import QTest
 
 from planner.commands import SetFields, SetOutline, edits
 from planner.model.document import Document
-from planner.ui.plan.units import to_scene
+from planner.ui.plan.units import snap_m, to_scene
 from planner.ui.plan.view import PlanView, nice_length
 from planner.ui.session import DocumentSession
 
@@ -29,6 +29,21 @@ def at(view: PlanView, x_m: float, y_m: float) -> QPoint:
     return view.mapFromScene(to_scene(x_m, y_m))
 
 
+def centre_of(view: PlanView, obj_id: str) -> tuple[float, float]:
+    obj = view.session.doc.get(obj_id)
+    return obj.x, obj.y
+
+
+def free_spot(view: PlanView, width: float = 1.2, depth: float = 1.2) -> tuple[float, float]:
+    spot = view.plan_scene.free_spot(width, depth)
+    assert spot is not None, "the example hall has room to spare"
+    return spot
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 def drag(view: PlanView, start: tuple[float, float], end: tuple[float, float],
          modifier=Qt.NoModifier, steps: int = 6) -> None:
     viewport = view.viewport()
@@ -47,18 +62,21 @@ def test_every_object_drawn_at_its_model_position(view):
         assert scene.item_for(obj_id) is not None, obj_id
     rack = doc.racks["rack-3"]
     assert scene.item_for("rack-3").pos() == to_scene(rack.x, rack.y)
-    # 800 × 1200 mm footprint at 1 scene unit per cm
+    # footprint drawn at 1 scene unit per cm
+    item = doc.catalog[rack.type]
     shape = scene.item_for("rack-3").shape().boundingRect()
-    assert (round(shape.width()), round(shape.height())) == (80, 120)
-    assert scene.hall_rect().width() == pytest.approx(3000)
+    assert (shape.width(), shape.height()) == pytest.approx((item.width_m * 100, item.depth_m * 100))
+    xs = [x for x, _y in doc.outline]
+    assert scene.hall_rect().width() == pytest.approx((max(xs) - min(xs)) * 100)
 
 
 def test_change_refreshes_only_named_items_and_reset_rebuilds(view):
     session = view.session
+    home = centre_of(view, "rack-1")
     session.push(SetFields({"rack-1": {"x": 12.0, "y": 9.0}}))
     assert view.plan_scene.item_for("rack-1").pos() == to_scene(12.0, 9.0)
     session.undo_stack.undo()
-    assert view.plan_scene.item_for("rack-1").pos() == to_scene(2.8, 4.8)
+    assert view.plan_scene.item_for("rack-1").pos() == to_scene(*home)
     session.push(SetOutline([(0, 0), (40, 0), (40, 20), (0, 20)]))
     assert view.plan_scene.hall_rect().width() == pytest.approx(4000)
     session.replace_document(Document())
@@ -80,10 +98,11 @@ def test_zoom_wheel_keys_and_fit(view, qtbot):
 
 
 def test_cursor_position_in_metres(view, qtbot):
+    x0, y0 = free_spot(view)
     with qtbot.waitSignal(view.cursor_moved) as blocker:
-        QTest.mouseMove(view.viewport(), at(view, 12.0, 6.0))
+        QTest.mouseMove(view.viewport(), at(view, x0, y0))
     x, y = blocker.args
-    assert x == pytest.approx(12.0, abs=0.1) and y == pytest.approx(6.0, abs=0.1)
+    assert x == pytest.approx(x0, abs=0.1) and y == pytest.approx(y0, abs=0.1)
 
 
 def test_scale_bar_lengths():
@@ -94,15 +113,20 @@ def test_scale_bar_lengths():
 
 def test_click_and_rubber_band_select_into_session(view):
     session = view.session
-    QTest.mouseClick(view.viewport(), Qt.LeftButton, Qt.NoModifier, at(view, 2.8, 4.8))
+    doc = session.doc
+    QTest.mouseClick(view.viewport(), Qt.LeftButton, Qt.NoModifier, at(view, *centre_of(view, "rack-1")))
     assert session.selection == {"rack-1"}
-    QTest.mouseClick(view.viewport(), Qt.LeftButton, Qt.ControlModifier, at(view, 4.4, 4.8))
+    QTest.mouseClick(view.viewport(), Qt.LeftButton, Qt.ControlModifier, at(view, *centre_of(view, "rack-3")))
     assert session.selection == {"rack-1", "rack-3"}
-    # rubber band from empty floor around racks R01–R04 (not the busbars, which run longer)
-    drag(view, (2.3, 3.9), (5.65, 5.6))
-    assert session.selection == {"rack-1", "rack-2", "rack-3", "rack-4"}
+    # a rubber band from empty floor takes what it wholly encloses: add a pair of racks on free
+    # floor and band them (nothing else lies within)
+    x, y = free_spot(view, 1.6, 1.2)
+    session.push(edits.row_of_racks(doc, "rack-800x1200-52u", x - 0.4, y, 2))
+    new = set(doc.racks) - {f"rack-{i}" for i in range(1, 10)}
+    drag(view, (x - 1.0, y - 0.8), (x + 1.0, y + 0.8))
+    assert session.selection == new
     assert {i.obj_id for i in view.plan_scene.selectedItems()} == session.selection
-    QTest.mouseClick(view.viewport(), Qt.LeftButton, Qt.NoModifier, at(view, 14.0, 14.0))
+    QTest.mouseClick(view.viewport(), Qt.LeftButton, Qt.NoModifier, at(view, x + 1.0, y + 0.8))
     assert session.selection == set()
     view.setFocus()
     QTest.keyClick(view, Qt.Key_A, Qt.ControlModifier)
@@ -112,50 +136,56 @@ def test_click_and_rubber_band_select_into_session(view):
 def test_move_rack_by_mouse_is_one_snapped_undo_step(view):
     session = view.session
     doc = session.doc
-    drag(view, (2.8, 4.8), (12.93, 10.14))
+    home = centre_of(view, "rack-1")
+    corner = doc.rack_bounds(doc.racks["rack-1"])[:2]
+    drag(view, home, (home[0] + 3.13, home[1] + 1.34))
     rack = doc.racks["rack-1"]
-    # the grabbed footprint's corner (2.4, 4.2) moved by (10.13, 5.34) is (12.53, 9.54) and
-    # snaps to the tile lines (12.6, 9.6); the 0.8 × 1.2 m rack's centre is 0.4, 0.6 from it
-    assert rack.x == pytest.approx(13.0) and rack.y == pytest.approx(10.2)
+    # the grabbed footprint's corner moves by (3.13, 1.34) and snaps to the nearest tile lines
+    expected_corner = (snap_m(corner[0] + 3.13), snap_m(corner[1] + 1.34))
+    assert doc.rack_bounds(rack)[:2] == pytest.approx(expected_corner)
     assert session.undo_stack.count() == 1
     assert view.plan_scene.item_for("rack-1").pos() == to_scene(rack.x, rack.y)
+    moved = (rack.x, rack.y)
     session.undo_stack.undo()
-    assert (doc.racks["rack-1"].x, doc.racks["rack-1"].y) == (2.8, 4.8)
-    assert view.plan_scene.item_for("rack-1").pos() == to_scene(2.8, 4.8)
+    assert centre_of(view, "rack-1") == home
+    assert view.plan_scene.item_for("rack-1").pos() == to_scene(*home)
     session.undo_stack.redo()
-    assert doc.racks["rack-1"].x == pytest.approx(13.0)
+    assert centre_of(view, "rack-1") == pytest.approx(moved)
 
 
 def test_move_without_snap_follows_the_mouse(view):
     view.set_snap_enabled(False)
-    drag(view, (2.8, 4.8), (12.0, 10.0))
-    rack = view.session.doc.racks["rack-1"]
+    home = centre_of(view, "rack-1")
+    drag(view, home, (home[0] + 2.0, home[1] + 1.5))
     tolerance = 2 / view.pixels_per_m()
-    assert rack.x == pytest.approx(12.0, abs=tolerance) and rack.y == pytest.approx(10.0, abs=tolerance)
+    assert centre_of(view, "rack-1") == pytest.approx((home[0] + 2.0, home[1] + 1.5), abs=tolerance)
 
 
 def test_click_without_drag_does_not_move(view):
-    QTest.mouseClick(view.viewport(), Qt.LeftButton, Qt.NoModifier, at(view, 2.8, 4.8))
+    QTest.mouseClick(view.viewport(), Qt.LeftButton, Qt.NoModifier, at(view, *centre_of(view, "rack-1")))
     assert view.session.undo_stack.count() == 0
 
 
 def test_keys_rotate_nudge_delete_with_undo_and_redo(view):
     session = view.session
     doc = session.doc
+    x, y = centre_of(view, "rack-1")
+    depth = doc.catalog[doc.racks["rack-1"].type].depth_m
+    devices = len(doc.devices_in("rack-1"))
     session.select({"rack-1"})
     view.setFocus()
     QTest.keyClick(view, Qt.Key_R)
     assert doc.racks["rack-1"].rotation == 90
-    assert view.plan_scene.item_for("rack-1").shape().boundingRect().width() == pytest.approx(120)
+    assert view.plan_scene.item_for("rack-1").shape().boundingRect().width() == pytest.approx(depth * 100)
     session.undo_stack.undo()
     assert doc.racks["rack-1"].rotation == 0
     session.undo_stack.redo()
     assert doc.racks["rack-1"].rotation == 90
 
     QTest.keyClick(view, Qt.Key_Right)
-    assert doc.racks["rack-1"].x == pytest.approx(3.4)
+    assert doc.racks["rack-1"].x == pytest.approx(x + 0.6)
     QTest.keyClick(view, Qt.Key_Down)
-    assert doc.racks["rack-1"].y == pytest.approx(5.4)
+    assert doc.racks["rack-1"].y == pytest.approx(y + 0.6)
 
     before = session.undo_stack.count()
     QTest.keyClick(view, Qt.Key_Delete)
@@ -163,7 +193,7 @@ def test_keys_rotate_nudge_delete_with_undo_and_redo(view):
     assert view.plan_scene.item_for("rack-1") is None
     assert session.undo_stack.count() == before + 1
     session.undo_stack.undo()
-    assert "rack-1" in doc.racks and len(doc.devices_in("rack-1")) == 5
+    assert "rack-1" in doc.racks and len(doc.devices_in("rack-1")) == devices
     assert view.plan_scene.item_for("rack-1") is not None
     session.undo_stack.redo()
     assert "rack-1" not in doc.racks
@@ -172,47 +202,61 @@ def test_keys_rotate_nudge_delete_with_undo_and_redo(view):
 def test_duplicate_copy_paste(view):
     session = view.session
     doc = session.doc
+    original = doc.racks["rack-9"]
+    devices = len(doc.devices_in("rack-9"))
+    feed_a = original.feed_a
     session.select({"rack-9"})
     view.setFocus()
     QTest.keyClick(view, Qt.Key_D, Qt.ControlModifier)
     (new_id,) = session.selection
     clone = doc.racks[new_id]
-    assert clone.x == pytest.approx(9.2 + 1.2) and clone.name == "R10"
-    assert len(doc.devices_in(new_id)) == 5
+    # offset by the rack's width rounded up to whole tiles: 0.8 m → 1.2 m
+    assert clone.x == pytest.approx(original.x + 1.2) and clone.name == "R10"
+    assert len(doc.devices_in(new_id)) == devices
+    session.select({"rack-9"})
     QTest.keyClick(view, Qt.Key_C, Qt.ControlModifier)
     session.push(edits.delete_objects(doc, ["rack-9"]))
-    view.editor.paste(at=(19.9, 7.9))
+    x, y = free_spot(view)
+    view.editor.paste(at=(x, y))
     (pasted,) = session.selection
     rack = doc.racks[pasted]
-    assert doc.rack_bounds(rack)[:2] == pytest.approx((19.8, 7.8))
-    assert len(doc.devices_in(pasted)) == 5 and rack.feed_a == "bus-1"
+    assert doc.rack_bounds(rack)[:2] == pytest.approx((snap_m(x), snap_m(y)))
+    assert len(doc.devices_in(pasted)) == devices and rack.feed_a == feed_a
     session.undo_stack.undo()
     assert pasted not in doc.racks
+    view.editor.paste()  # no position: the first clear area
+    (elsewhere,) = session.selection
+    others = [i for i in doc.racks if i != elsewhere]
+    bounds = doc.rack_bounds(doc.racks[elsewhere])
+    assert not any(_overlap(bounds, doc.rack_bounds(doc.racks[i])) for i in others)
 
 
 def test_array_selected_rack(view):
     session = view.session
+    doc = session.doc
+    x = doc.racks["rack-9"].x
     session.select({"rack-9"})
     view.editor.array_selected(count=3)
-    doc = session.doc
     names = sorted(r.name for r in doc.racks.values())
     assert names[-3:] == ["R10", "R11", "R12"]
     assert session.undo_stack.count() == 1
-    assert sorted(doc.racks[i].x for i in session.selection) == pytest.approx([10.0, 10.8, 11.6])
+    assert sorted(doc.racks[i].x for i in session.selection) == pytest.approx([x + 0.8, x + 1.6, x + 2.4])
 
 
 def test_row_tool_drags_out_a_row(view):
     session = view.session
-    view.row_tool_action.trigger()
-    drag(view, (12.1, 9.0), (16.1, 9.3))
     doc = session.doc
+    count = len(doc.racks)
+    x, y = free_spot(view, 4.2, 1.2)
+    view.row_tool_action.trigger()
+    drag(view, (x - 2.0, y), (x + 2.0, y + 0.3))
     new = [doc.racks[i] for i in session.selection]
     assert len(new) == 7  # 4.0 m of 0.6 m racks: the first and six more
     assert {r.rotation for r in new} == {0}
     assert len({r.row for r in new}) == 1
     assert session.undo_stack.count() == 1
     session.undo_stack.undo()
-    assert len(doc.racks) == 9
+    assert len(doc.racks) == count
 
 
 def test_space_and_middle_drag_pan(view):
@@ -238,11 +282,12 @@ def test_space_and_middle_drag_pan(view):
 def test_polygon_capture(view, qtbot):
     view.start_polygon_capture()
     viewport = view.viewport()
-    corners = [(12.0, 7.2), (18.0, 7.2), (18.0, 10.8)]
+    x, y = free_spot(view)
+    corners = [(snap_m(x - 1), snap_m(y - 1)), (snap_m(x + 1), snap_m(y - 1)), (snap_m(x + 1), snap_m(y + 1))]
     with qtbot.waitSignal(view.polygon_captured) as blocker:
-        for x, y in corners:
-            QTest.mouseClick(viewport, Qt.LeftButton, Qt.NoModifier, at(view, x + 0.1, y - 0.1))
-        QTest.mouseDClick(viewport, Qt.LeftButton, Qt.NoModifier, at(view, 18.1, 10.7))
+        for cx, cy in corners:
+            QTest.mouseClick(viewport, Qt.LeftButton, Qt.NoModifier, at(view, cx + 0.1, cy - 0.1))
+        QTest.mouseDClick(viewport, Qt.LeftButton, Qt.NoModifier, at(view, cx + 0.1, cy - 0.1))
     assert blocker.args[0] == [pytest.approx(c) for c in corners]
 
 

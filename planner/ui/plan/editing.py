@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QCursor, QKeySequence
 from PySide6.QtWidgets import QInputDialog
 
 from planner.commands import edits
@@ -21,7 +21,7 @@ from planner.model.catalog import BUSBAR, FLOOR_KINDS, IN_RACK_KINDS, RACK
 from planner.model.document import Document, natural_key, prefix_of
 from planner.model.geometry import extents
 from planner.model.objects import BusbarRun, Device, FloorUnit, HandOff, Rack
-from planner.ui.plan.units import TILE_M
+from planner.ui.plan.units import TILE_M, to_model
 
 if TYPE_CHECKING:
     from planner.ui.plan.view import PlanView
@@ -117,7 +117,7 @@ class PlanEditor(QObject):
         self._edit_actions = [
             self._action("Select &All", QKeySequence.SelectAll, self.select_all),
             self._action("&Copy", QKeySequence.Copy, self.copy),
-            self._action("&Paste", QKeySequence.Paste, self.paste),
+            self._action("&Paste", QKeySequence.Paste, self.paste_at_cursor),
             self._action("D&uplicate", QKeySequence("Ctrl+D"), self.duplicate),
             self._action("&Delete", QKeySequence.Delete, self.delete),
             self._action("&Rotate 90°", QKeySequence("R"), self.rotate),
@@ -201,12 +201,27 @@ class PlanEditor(QObject):
         self._paste_count = 0
         self.view.status_message.emit(f"Copied {count} item{'s' if count != 1 else ''}")
 
+    def paste_at_cursor(self) -> None:
+        """Ctrl+V: at the mouse pointer when it is over the plan, else where there is room."""
+        viewport = self.view.viewport()
+        local = viewport.mapFromGlobal(QCursor.pos())
+        if viewport.rect().contains(local):
+            self.paste(to_model(self.view.mapToScene(local)))
+        else:
+            self.paste()
+
     def paste(self, at: tuple[float, float] | None = None) -> None:
-        """Paste with the copy's top-left corner at ``at`` (snapped), or offset two tiles per paste."""
+        """Paste with the copy's top-left corner at ``at`` (snapped); without ``at``, in the first
+        clear area of the hall (or two tiles further on per paste when there is none)."""
         bounds = self.clipboard.bounds
         if bounds is None:
             self.view.status_message.emit("The clipboard is empty")
             return
+        width, depth = bounds[2] - bounds[0], bounds[3] - bounds[1]
+        if at is None:
+            spot = self.view.plan_scene.free_spot(width, depth)
+            if spot is not None:
+                at = (spot[0] - width / 2, spot[1] - depth / 2)
         if at is not None:
             dx, dy = self.view.snap_point(at[0], at[1])
             dx, dy = dx - bounds[0], dy - bounds[1]

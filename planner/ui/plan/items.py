@@ -69,6 +69,14 @@ def _cosmetic(colour: QColor, width: float = 0.0, style: Qt.PenStyle = Qt.SolidL
     return pen
 
 
+#: Pens made once: a full repaint of a large hall paints hundreds of footprints.
+_SELECTION_PEN = _cosmetic(SELECTION_COLOUR, 3)
+_SEVERITY_PENS = {name: _cosmetic(colour, 3) for name, colour in SEVERITY_COLOURS.items()}
+_EDGE = QColor(60, 60, 70)
+_EDGE_PEN = _cosmetic(_EDGE, 1)
+_FRONT_PEN = _cosmetic(_EDGE, 3)
+
+
 def zone_tint(rating_kpa: float) -> QColor:
     """Floor zones tinted by rating: weak floors warm, strong floors cool (alpha kept light)."""
     low, high = 5.0, 20.0
@@ -105,12 +113,12 @@ class PlanItem(QGraphicsItem):
             self.severity = severity
             self.update()
 
-    def outline_pen(self, normal: QColor) -> QPen:
+    def outline_pen(self, normal: QColor | QPen) -> QPen:
         if self.isSelected():
-            return _cosmetic(SELECTION_COLOUR, 3)
-        if self.severity in SEVERITY_COLOURS:
-            return _cosmetic(SEVERITY_COLOURS[self.severity], 3)
-        return _cosmetic(normal, 1)
+            return _SELECTION_PEN
+        if self.severity in _SEVERITY_PENS:
+            return _SEVERITY_PENS[self.severity]
+        return normal if isinstance(normal, QPen) else _cosmetic(normal, 1)
 
 
 class FootprintItem(PlanItem):
@@ -118,7 +126,6 @@ class FootprintItem(PlanItem):
 
     movable = True
     fill = QColor(235, 235, 240)
-    edge = QColor(60, 60, 70)
 
     def __init__(self, doc_provider, obj_id: str) -> None:
         super().__init__(doc_provider, obj_id)
@@ -160,10 +167,10 @@ class FootprintItem(PlanItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         lod = lod_of(painter)
-        painter.setPen(self.outline_pen(self.edge))
+        painter.setPen(self.outline_pen(_EDGE_PEN))
         painter.setBrush(self.fill_colour())
         painter.drawRect(self._rect)
-        painter.setPen(_cosmetic(self.edge, 3))
+        painter.setPen(_FRONT_PEN)
         painter.drawLine(self._front)
         if lod >= LOD_NAMES:
             self.paint_labels(painter, lod)
@@ -271,10 +278,14 @@ class BusbarItem(PlanItem):
         if self.isSelected() or self.severity:
             painter.setPen(self.outline_pen(colour))
             painter.drawLine(self._line)
-        pen = QPen(colour, m(0.08), style, Qt.FlatCap)
+        lod = lod_of(painter)
+        if lod * m(0.08) < 2:
+            pen = _cosmetic(colour, 2, style)
+        else:
+            pen = QPen(colour, m(0.08), style, Qt.FlatCap)
         painter.setPen(pen)
         painter.drawLine(self._line)
-        if lod_of(painter) >= LOD_NAMES:
+        if lod >= LOD_NAMES:
             painter.setFont(_LABEL_FONT)
             painter.setPen(colour.darker(140))
             start = self._line.p1()
@@ -443,7 +454,7 @@ class HandOffItem(PlanItem):
         painter.drawEllipse(QPointF(0, 0), self.RADIUS, self.RADIUS)
         if lod_of(painter) >= LOD_NAMES:
             painter.setPen(QColor("white"))
-            painter.setFont(_LABEL_FONT)
+            painter.setFont(_ZONE_FONT)
             painter.drawText(self.boundingRect(), Qt.AlignCenter, letter)
         if lod_of(painter) >= LOD_DETAIL:
             painter.setPen(colour.darker(160))

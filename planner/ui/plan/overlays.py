@@ -34,20 +34,22 @@ def assignment_lines(doc: Document) -> list[tuple[str, str, QLineF]]:
     """(target id, field, line) for every feed and loop assignment of every rack."""
     lines = []
     for rack in doc.racks.values():
-        centre = to_scene(rack.x, rack.y)
+        ex, ey = doc.rack_extents(rack)
+        # start each line off the rack's centre so its name stays readable
+        starts = {"feed_a": (rack.x - ex / 4, rack.y), "feed_b": (rack.x + ex / 4, rack.y),
+                  "cdu": (rack.x, rack.y + ey / 4)}
         for field in ("feed_a", "feed_b"):
             bus = doc.busbars.get(getattr(rack, field) or "")
             if bus is not None:
-                x, y = nearest_on_segment(rack.x, rack.y, bus.x1, bus.y1, bus.x2, bus.y2)
-                lines.append((bus.id, field, QLineF(centre, to_scene(x, y))))
+                sx, sy = starts[field]
+                x, y = nearest_on_segment(sx, sy, bus.x1, bus.y1, bus.x2, bus.y2)
+                lines.append((bus.id, field, QLineF(to_scene(sx, sy), to_scene(x, y))))
         cdu_id = rack.cdu or ""
-        unit = doc.floor_units.get(cdu_id)
-        if unit is not None:
-            lines.append((cdu_id, "cdu", QLineF(centre, to_scene(unit.x, unit.y))))
-        elif cdu_id in doc.devices:
-            host = doc.racks.get(doc.devices[cdu_id].rack)
-            if host is not None and host.id != rack.id:
-                lines.append((cdu_id, "cdu", QLineF(centre, to_scene(host.x, host.y))))
+        target = doc.floor_units.get(cdu_id)
+        if target is None and cdu_id in doc.devices:
+            target = doc.racks.get(doc.devices[cdu_id].rack)
+        if target is not None and target.id != rack.id:
+            lines.append((cdu_id, "cdu", QLineF(to_scene(*starts["cdu"]), to_scene(target.x, target.y))))
     return lines
 
 

@@ -16,13 +16,15 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from planner.commands import Change
 from planner.model.document import Document, prefix_of
-from planner.model.geometry import bounds_of
+from planner.model.geometry import bounds_of, point_in_polygon
 from planner.ui.plan.items import ITEM_CLASSES, SEVERITY_COLOURS, PlanItem, lod_of
 from planner.ui.plan.overlays import AssignmentLayer
 from planner.ui.plan.units import TILE_M, m, to_model, to_scene
 from planner.ui.session import DocumentSession
 
 Z_LAYER = 50
+#: Gap kept around an area found by ``free_spot`` (a paste with nowhere to point at).
+CLEARANCE_M = 0.3
 #: Grid lines closer than this on screen (pixels) are thinned out.
 MIN_GRID_PIXELS = 6.0
 _SEVERITY_RANK = {"": 0, "warning": 1, "error": 2}
@@ -146,6 +148,36 @@ class PlanScene(QGraphicsScene):
         for item in self.items(point, Qt.IntersectsItemShape, Qt.DescendingOrder):
             if isinstance(item, PlanItem) and (kinds is None or prefix_of(item.obj_id) in kinds):
                 return item
+        return None
+
+    def is_free(self, x0: float, y0: float, x1: float, y1: float, margin: float = 0.0) -> bool:
+        """Whether the floor rectangle (metres) lies in the hall and, widened by ``margin``, is
+        clear of everything drawn on the plan except floor zones."""
+        outline = self.doc.outline
+        inset = 1e-3  # points on the outline itself count as inside
+        corners = ((x0 + inset, y0 + inset), (x1 - inset, y0 + inset),
+                   (x1 - inset, y1 - inset), (x0 + inset, y1 - inset))
+        if outline and not all(point_in_polygon(x, y, outline) for x, y in corners):
+            return False
+        rect = QRectF(to_scene(x0 - margin, y0 - margin), to_scene(x1 + margin, y1 + margin))
+        return not any(isinstance(item, PlanItem) and prefix_of(item.obj_id) != "zone"
+                       for item in self.items(rect, Qt.IntersectsItemShape))
+
+    def free_spot(self, width: float, depth: float, margin: float = CLEARANCE_M) -> tuple[float, float] | None:
+        """The centre of the first clear ``width`` × ``depth`` area with ``margin`` around it,
+        scanning the hall row by row in half tiles; None when there is no such room."""
+        box = self.hall_rect()
+        x_min, y_min = to_model(box.topLeft())
+        x_max, y_max = to_model(box.bottomRight())
+        step = TILE_M / 2
+        y = y_min
+        while y + depth <= y_max + 1e-9:
+            x = x_min
+            while x + width <= x_max + 1e-9:
+                if self.is_free(x, y, x + width, y + depth, margin):
+                    return round(x + width / 2, 6), round(y + depth / 2, 6)
+                x += step
+            y += step
         return None
 
     def rack_at(self, x_m: float, y_m: float) -> str | None:
