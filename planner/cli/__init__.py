@@ -16,6 +16,8 @@ SUBCOMMANDS: list[str] = [
     "planner.cli.report",
     "planner.cli.new",
     "planner.cli.fabric",
+    "planner.cli.bom",
+    "planner.cli.export",
 ]
 
 

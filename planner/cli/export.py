@@ -1,0 +1,41 @@
+"""`planner export FILE --to KIND -o OUT`: write one document (PDF, CSV, XLSX, SVG) of the plan."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from planner.cli.common import load_or_exit
+from planner.export.common import PAPER_SIZES, ExportOptions
+from planner.export.registry import EXPORT_KINDS, export_to
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("export", help="write a cabling plan, schedule, labels, BOM, "
+                                   "commissioning document or floor plan",
+                                   description="Write one document of the plan. The file is written "
+                                   "through a temporary and renamed when complete.")
+    parser.add_argument("file", help="the .hall file")
+    parser.add_argument("--to", required=True, choices=list(EXPORT_KINDS), metavar="KIND",
+                        help="one of: " + ", ".join(EXPORT_KINDS))
+    parser.add_argument("-o", "--output", required=True, help="the file to write")
+    parser.add_argument("--paper", choices=list(PAPER_SIZES), help="paper size (default: the plan's setting)")
+    parser.add_argument("--revision", help="revision in the title block (default: the plan's)")
+    parser.add_argument("--author", help="author in the title block (default: the plan's)")
+    parser.add_argument("--date", help="date in the title block (default: today)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    doc = load_or_exit(args.file)
+    options = ExportOptions(paper=args.paper, revision=args.revision, author=args.author,
+                            file_name=os.path.basename(args.file))
+    if args.date:
+        options.date = args.date
+    try:
+        export_to(doc, args.to, args.output, options)
+    except OSError as exc:
+        print(f"planner: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,52 @@
+"""The export kinds by name: one table the CLI (`planner export --to KIND`) and the GUI menu share."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from planner.export import cabling_pdf, commissioning_pdf, floorplan_svg, labels_pdf, schedule
+from planner.export.bom import write_bom_csv
+from planner.export.common import ExportOptions, write_atomic
+from planner.model.document import Document
+
+Writer = Callable[[Document, io.BufferedIOBase, ExportOptions], object]
+
+
+def _bom_csv(doc: Document, out: io.BufferedIOBase, options: ExportOptions) -> None:
+    text = io.TextIOWrapper(out, encoding="utf-8", newline="", write_through=True)
+    write_bom_csv(doc, text)
+    text.flush()
+    text.detach()
+    options.report(1.0)
+
+
+@dataclass(frozen=True)
+class ExportKind:
+    """One document a plan can be exported to: its menu title, file suffix and writer."""
+
+    key: str
+    title: str
+    suffix: str
+    writer: Writer
+    paper: bool = True
+
+
+EXPORT_KINDS: dict[str, ExportKind] = {kind.key: kind for kind in (
+    ExportKind("cabling-pdf", "Cabling plan (PDF)", ".pdf", cabling_pdf.write_cabling_pdf),
+    ExportKind("cables-csv", "Cable schedule (CSV)", ".csv", schedule.write_csv, paper=False),
+    ExportKind("cables-xlsx", "Cable schedule (XLSX)", ".xlsx", schedule.write_xlsx, paper=False),
+    ExportKind("labels-pdf", "Cable labels (PDF)", ".pdf", labels_pdf.write_labels_pdf),
+    ExportKind("commissioning-pdf", "Commissioning document (PDF)", ".pdf", commissioning_pdf.write_commissioning_pdf),
+    ExportKind("bom-csv", "Bill of materials (CSV)", ".csv", _bom_csv, paper=False),
+    ExportKind("floorplan-svg", "Floor plan (SVG)", ".svg", floorplan_svg.write_svg, paper=False),
+)}
+
+
+def export_to(doc: Document, kind: str, path: str | os.PathLike, options: ExportOptions | None = None) -> None:
+    """Write one export kind to ``path`` atomically (nothing is left behind on failure or cancel)."""
+    options = options or ExportOptions()
+    writer = EXPORT_KINDS[kind].writer
+    write_atomic(path, lambda out: writer(doc, out, options))

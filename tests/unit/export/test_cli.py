@@ -1,0 +1,71 @@
+"""`planner export` and `planner bom` from the command line, in process."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+from openpyxl import load_workbook
+from pypdf import PdfReader
+
+from planner.cli import main
+from planner.export.bom import build_bom
+from planner.export.registry import EXPORT_KINDS
+from planner.io import save
+
+
+@pytest.fixture
+def plan_file(few_cables_doc, tmp_path):
+    path = tmp_path / "pod.hall"
+    save(few_cables_doc, path)
+    return path
+
+
+def test_every_kind_writes_a_readable_file(plan_file, few_cables_doc, tmp_path):
+    assert set(EXPORT_KINDS) == {"cabling-pdf", "cables-csv", "cables-xlsx", "labels-pdf", "commissioning-pdf",
+                                 "bom-csv", "floorplan-svg"}
+    for kind, spec in EXPORT_KINDS.items():
+        out = tmp_path / f"out-{kind}{spec.suffix}"
+        assert main(["export", str(plan_file), "--to", kind, "-o", str(out), "--paper", "Letter",
+                     "--revision", "C7", "--date", "2026-12-01"]) == 0
+        data = out.read_bytes()
+        if spec.suffix == ".pdf":
+            reader = PdfReader(io.BytesIO(data))
+            text = reader.pages[0].extract_text()
+            assert "C7" in text and "2026-12-01" in text and "pod.hall" in text, kind
+            assert round(float(reader.pages[0].mediabox.width)) in (612, 792)
+        elif kind == "cables-csv":
+            assert len(list(csv.reader(io.StringIO(data.decode())))) == len(few_cables_doc.links) + 1
+        elif kind == "cables-xlsx":
+            assert load_workbook(io.BytesIO(data)).active.max_row == len(few_cables_doc.links) + 1
+        elif kind == "bom-csv":
+            rows = list(csv.DictReader(io.StringIO(data.decode())))
+            assert sum(int(r["quantity"]) for r in rows if r["section"] == "cable") == len(few_cables_doc.links)
+        else:
+            assert ET.fromstring(data).tag.endswith("svg")
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_unreadable_input_exits_2_with_one_line(tmp_path, capsys):
+    bad = tmp_path / "bad.hall"
+    bad.write_text("{not json", encoding="utf-8")
+    out = tmp_path / "out.pdf"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["export", str(bad), "--to", "cabling-pdf", "-o", str(out)])
+    assert exit_info.value.code == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    assert not out.exists()
+    with pytest.raises(SystemExit) as exit_info:
+        main(["bom", str(tmp_path / "missing.hall"), "--json"])
+    assert exit_info.value.code == 2
+
+
+def test_bom_json_and_csv(plan_file, few_cables_doc, capsys):
+    assert main(["bom", str(plan_file), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(build_bom(few_cables_doc)))
+    assert main(["bom", str(plan_file), "--csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert {r["section"] for r in rows} >= {"equipment", "tap-off", "cable", "transceiver"}
