@@ -13,8 +13,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QUndoView
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QMessageBox, QUndoView
 
+from planner import __version__
+from planner.io import FORMAT_VERSION
 from planner.ui.dialogs.custom_type import CustomTypeDialog
 from planner.ui.dialogs.hall_features import HallFeaturesDialog
 from planner.ui.elevation_dock import ElevationDock
@@ -65,9 +67,10 @@ class MainWindow(QMainWindow):
         self.files.path_changed.connect(self.update_title)
         self.update_title()
         self.resize(1400, 900)
-        self._restore_layout()
         for module_name in EXTENSIONS:
             importlib.import_module(module_name).attach(self)
+        self._build_help_menu()
+        self._restore_layout()
 
     # ------------------------------------------------------------ contract API
     def menu(self, title: str) -> QMenu:
@@ -189,7 +192,16 @@ class MainWindow(QMainWindow):
         self._action(plan, "&Define equipment type…", self.define_equipment_type,
                      tip="Add a custom catalogue entry; it is saved inside the plan")
 
+    def _build_help_menu(self) -> None:
+        self._action(self.menu("&Help"), f"&About {APP_TITLE}", self.about)
+
     # ------------------------------------------------------------------ slots
+    def about(self) -> None:
+        QMessageBox.about(self, f"About {APP_TITLE}",
+                          f"<b>{APP_TITLE}</b> {__version__}<br>Plans liquid-cooled GPU clusters in a data hall: "
+                          f"floor, power, cooling and a rail-optimised fabric, offline.<br><br>"
+                          f"Plan files: .hall format version {FORMAT_VERSION} (JSON).")
+
     def edit_hall_features(self) -> None:
         dialog = HallFeaturesDialog(self.session.doc, self)
         if dialog.exec() == HallFeaturesDialog.DialogCode.Accepted:
