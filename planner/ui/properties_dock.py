@@ -163,7 +163,9 @@ class PropertiesDock(QDockWidget):
             where = f" in {self.doc.racks[obj.rack].name}" if isinstance(obj, Device) and obj.rack in self.doc.racks else ""
             self.heading.setText(f"{getattr(obj, 'name', obj.id)} — {_kind_label(obj)}{where}")
         else:
-            self.heading.setText(f"{len(objs)} items selected")
+            kinds = {_kind_label(o) for o in objs}
+            noun = f"{kinds.pop()}s" if len(kinds) == 1 else "items"
+            self.heading.setText(f"{len(objs)} {noun} selected")
         for name, editor in self.editors.items():
             visible = self._applies(name, objs)
             self.form.setRowVisible(editor, visible)

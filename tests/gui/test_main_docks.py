@@ -61,6 +61,7 @@ def test_rename_is_one_undoable_command(session, props, qtbot):
 
 def test_several_selected_racks_share_an_edit(session, props, qtbot):
     session.select({"rack-1", "rack-2"})
+    assert props.heading.text() == "2 racks selected"
     x_edit, y_edit = props.editors["x"], props.editors["y"]
     assert x_edit.text() == "" and x_edit.placeholderText() == SEVERAL
     assert y_edit.text() == "4.8"
