@@ -35,6 +35,9 @@ LOD_NAMES = 0.6
 #: ... and above which small details (figures, badges, U summary) are drawn.
 LOD_DETAIL = 1.5
 
+#: Drawn width of a busbar run, scene units (8 cm).
+BUSBAR_WIDTH = m(0.08)
+
 Z_ZONE, Z_OBSTACLE, Z_MARK, Z_FLOOR, Z_BUSBAR, Z_ASSIGN = 0, 5, 6, 20, 30, 40
 
 SEVERITY_COLOURS = {"error": QColor(215, 30, 30), "warning": QColor(235, 150, 0)}
@@ -131,6 +134,7 @@ class FootprintItem(PlanItem):
         super().__init__(doc_provider, obj_id)
         self.setZValue(Z_FLOOR)
         self._rect = QRectF()
+        self._bounds = QRectF()
         self._front = QLineF()
         self.sync()
 
@@ -142,6 +146,7 @@ class FootprintItem(PlanItem):
         if rect != self._rect:
             self.prepareGeometryChange()
             self._rect = rect
+            self._bounds = rect.adjusted(-8, -8, 8, 8)
         fx, fy = FRONT_DIRECTION[obj.rotation % 360]
         hx, hy = m(ex) / 2, m(ey) / 2
         if fx == 0:
@@ -154,7 +159,7 @@ class FootprintItem(PlanItem):
         self.update()
 
     def boundingRect(self) -> QRectF:
-        return self._rect.adjusted(-8, -8, 8, 8)
+        return self._bounds
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
@@ -249,6 +254,8 @@ class BusbarItem(PlanItem):
         super().__init__(doc_provider, obj_id)
         self.setZValue(Z_BUSBAR)
         self._line = QLineF()
+        self._bounds = QRectF()
+        self._colour = colour_for(obj_id)
         self.sync()
 
     def sync(self) -> None:
@@ -257,11 +264,15 @@ class BusbarItem(PlanItem):
         if line != self._line:
             self.prepareGeometryChange()
             self._line = line
+            self._bounds = QRectF(line.p1(), line.p2()).normalized().adjusted(-30, -30, 30, 30)
+        style = Qt.SolidLine if bus.side == "A" else Qt.DashLine
+        self._pens = (_cosmetic(self._colour, 2, style),
+                      QPen(self._colour, BUSBAR_WIDTH, style, Qt.FlatCap))
         self.setPos(0, 0)
         self.update()
 
     def boundingRect(self) -> QRectF:
-        return QRectF(self._line.p1(), self._line.p2()).normalized().adjusted(-30, -30, 30, 30)
+        return self._bounds
 
     def shape(self) -> QPainterPath:
         path = QPainterPath(self._line.p1())
@@ -272,24 +283,20 @@ class BusbarItem(PlanItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        bus = self.model()
-        colour = colour_for(self.obj_id)
-        style = Qt.SolidLine if bus.side == "A" else Qt.DashLine
+        colour = self._colour
         if self.isSelected() or self.severity:
             painter.setPen(self.outline_pen(colour))
             painter.drawLine(self._line)
         lod = lod_of(painter)
-        if lod * m(0.08) < 2:
-            pen = _cosmetic(colour, 2, style)
-        else:
-            pen = QPen(colour, m(0.08), style, Qt.FlatCap)
-        painter.setPen(pen)
+        thin, thick = self._pens
+        painter.setPen(thin if lod * BUSBAR_WIDTH < 2 else thick)
         painter.drawLine(self._line)
         if lod >= LOD_NAMES:
+            bus = self.model()
             painter.setFont(_LABEL_FONT)
             painter.setPen(colour.darker(140))
             start = self._line.p1()
-            painter.drawText(QPointF(start.x(), start.y() - m(0.08)), f"{bus.name} ({bus.side})")
+            painter.drawText(QPointF(start.x(), start.y() - BUSBAR_WIDTH), f"{bus.name} ({bus.side})")
 
 
 class ZoneItem(PlanItem):

@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem, QWidget
 
 from planner.model.document import Document
-from planner.ui.plan.items import Z_ASSIGN, colour_for
+from planner.ui.plan.items import LOD_NAMES, Z_ASSIGN, colour_for, lod_of
 from planner.ui.plan.units import m, to_scene
 
 Z_ROUTE = 60
@@ -63,6 +63,7 @@ class AssignmentLayer(QGraphicsItem):
         self.setZValue(Z_ASSIGN)
         self.setAcceptedMouseButtons(Qt.NoButton)
         self._groups: dict[tuple[str, str], list[QLineF]] = {}
+        self._pens: dict[tuple[str, str], tuple[QPen, QPen]] = {}
         self._bounds = QRectF()
 
     def rebuild(self, doc: Document) -> None:
@@ -71,7 +72,15 @@ class AssignmentLayer(QGraphicsItem):
         for target, field, line in assignment_lines(doc):
             groups.setdefault((target, field), []).append(line)
             bounds = bounds.united(QRectF(line.p1(), line.p2()).normalized())
+        pens: dict[tuple[str, str], tuple[QPen, QPen]] = {}
+        for target, field in groups:
+            styled = QPen(colour_for(target), 1.5, self._STYLES[field])
+            solid = QPen(colour_for(target), 1.5, Qt.SolidLine)
+            styled.setCosmetic(True)
+            solid.setCosmetic(True)
+            pens[(target, field)] = (styled, solid)
         self.prepareGeometryChange()
+        self._pens = pens
         self._groups = groups
         self._bounds = bounds.adjusted(-5, -5, 5, 5)
         self.update()
@@ -84,10 +93,10 @@ class AssignmentLayer(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        for (target, field), lines in self._groups.items():
-            pen = QPen(colour_for(target), 1.5, self._STYLES[field])
-            pen.setCosmetic(True)
-            painter.setPen(pen)
+        # zoomed out, the dash patterns cost more than they tell: draw every line solid
+        which = 0 if lod_of(painter) >= LOD_NAMES else 1
+        for key, lines in self._groups.items():
+            painter.setPen(self._pens[key][which])
             painter.drawLines(lines)
 
 
