@@ -34,6 +34,10 @@ if TYPE_CHECKING:
 LOD_NAMES = 0.6
 #: ... and above which small details (figures, badges, U summary) are drawn.
 LOD_DETAIL = 1.5
+#: Footprint names are sized to fit, at most this size (scene units, cm), and drawn only
+#: when at least MIN_TEXT_PIXELS tall on screen.
+NAME_FONT_MAX = 24
+MIN_TEXT_PIXELS = 8
 
 #: Drawn width of a busbar run, scene units (8 cm).
 BUSBAR_WIDTH = m(0.08)
@@ -155,6 +159,9 @@ class FootprintItem(PlanItem):
         else:
             x = fx * hx
             self._front = QLineF(x, -hy, x, hy)
+        self._name_font = QFont(_LABEL_FONT)
+        fitting = self._rect.width() / (0.65 * max(3, len(obj.name)))
+        self._name_font.setPixelSize(max(6, min(NAME_FONT_MAX, int(fitting))))
         self.setPos(to_scene(obj.x, obj.y))
         self.update()
 
@@ -177,7 +184,7 @@ class FootprintItem(PlanItem):
         painter.drawRect(self._rect)
         painter.setPen(_FRONT_PEN)
         painter.drawLine(self._front)
-        if lod >= LOD_NAMES:
+        if lod * self._name_font.pixelSize() >= MIN_TEXT_PIXELS:
             self.paint_labels(painter, lod)
         if self.severity and lod >= LOD_NAMES:
             self._paint_badge(painter)
@@ -198,7 +205,7 @@ class FootprintItem(PlanItem):
 
     def paint_labels(self, painter: QPainter, lod: float) -> None:
         painter.setPen(QColor(20, 20, 30))
-        painter.setFont(_LABEL_FONT)
+        painter.setFont(self._name_font)
         painter.drawText(self._rect, Qt.AlignCenter, self.model().name)
 
 
@@ -206,8 +213,8 @@ class RackItem(FootprintItem):
     """A rack: name when zoomed in; GPUs and U used when zoomed further."""
 
     fill = QColor(222, 230, 245)
-    _FILL_BY_CONTENT: ClassVar[dict[str, QColor]] = {"node": QColor(200, 218, 245), "switch": QColor(225, 210, 240),
-                        "storage": QColor(215, 235, 215)}
+    _FILL_BY_CONTENT: ClassVar[dict[str, QColor]] = {
+        "node": QColor(200, 218, 245), "switch": QColor(225, 210, 240), "storage": QColor(215, 235, 215)}
 
     def sync(self) -> None:
         kinds = {self.doc.catalog[d.type].kind for d in self.doc.devices_in(self.obj_id)}
@@ -221,7 +228,7 @@ class RackItem(FootprintItem):
     def paint_labels(self, painter: QPainter, lod: float) -> None:
         rack = self.model()
         painter.setPen(QColor(20, 20, 30))
-        painter.setFont(_LABEL_FONT)
+        painter.setFont(self._name_font)
         if lod < LOD_DETAIL:
             painter.drawText(self._rect, Qt.AlignCenter, rack.name)
             return

@@ -49,7 +49,11 @@ def assignment_lines(doc: Document) -> list[tuple[str, str, QLineF]]:
         if target is None and cdu_id in doc.devices:
             target = doc.racks.get(doc.devices[cdu_id].rack)
         if target is not None and target.id != rack.id:
-            lines.append((cdu_id, "cdu", QLineF(to_scene(*starts["cdu"]), to_scene(target.x, target.y))))
+            # to the nearest point of the CDU's footprint: racks in its row give one straight run
+            sx, sy = starts["cdu"]
+            x0, y0, x1, y1 = doc.rack_bounds(target)
+            end = (min(max(sx, x0), x1), min(max(sy, y0), y1))
+            lines.append((cdu_id, "cdu", QLineF(to_scene(sx, sy), to_scene(*end))))
     return lines
 
 

@@ -80,6 +80,7 @@ class PlanView(QGraphicsView):
         self._assign_source = ""
         self._assign_racks: list[str] = []
         self._last_sweep = QPointF()
+        self._auto_fit = True
         self._view_actions = self._make_view_actions()
         session.reset.connect(self._on_reset)
         self.scale(0.5, 0.5)
@@ -124,6 +125,7 @@ class PlanView(QGraphicsView):
         return self.transform().m11() * SCENE_PER_M
 
     def _zoom(self, factor: float) -> None:
+        self._auto_fit = False
         target = self.pixels_per_m() * factor
         if MIN_PIXELS_PER_M <= target <= MAX_PIXELS_PER_M:
             self.scale(factor, factor)
@@ -135,7 +137,14 @@ class PlanView(QGraphicsView):
     def zoom_out(self) -> None:
         self._zoom(1 / ZOOM_STEP)
 
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._auto_fit:
+            self.fit_to_hall()
+
     def fit_to_hall(self) -> None:
+        """Show the whole hall; until the user zooms or pans the view keeps it fitted on resize."""
+        self._auto_fit = True
         self.fitInView(self.plan_scene.hall_rect().adjusted(-m(1), -m(1), m(1), m(1)), Qt.KeepAspectRatio)
         self.viewport().update()
 
@@ -149,6 +158,7 @@ class PlanView(QGraphicsView):
                 rect = rect.united(item.sceneBoundingRect())
         if rect.isEmpty():
             return
+        self._auto_fit = False
         visible = self.mapToScene(self.viewport().rect()).boundingRect()
         if rect.width() > visible.width() or rect.height() > visible.height():
             self.fitInView(rect.adjusted(-m(1), -m(1), m(1), m(1)), Qt.KeepAspectRatio)
@@ -257,6 +267,7 @@ class PlanView(QGraphicsView):
         button = event.button()
         if button == Qt.MiddleButton or (button == Qt.LeftButton and self._space):
             self._mode = "pan"
+            self._auto_fit = False
             self.viewport().setCursor(Qt.ClosedHandCursor)
             event.accept()
             return
