@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -10,6 +11,14 @@ import pytest
 
 from planner.io import load
 from planner.resources_access import example_hall_path
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture
+def core_doc():
+    """The fixed hall the core tests are written against (tests/data/make_core_hall.py)."""
+    return load(DATA / "core_hall.hall")
 
 
 @pytest.fixture

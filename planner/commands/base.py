@@ -8,8 +8,9 @@ and the scene refresh exactly what a Change names.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from planner.model.document import Document
 

@@ -9,10 +9,21 @@ and give the reason through ``Refusal``.
 from __future__ import annotations
 
 import copy
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from planner.commands.base import AddObjects, Command, Compound, RemoveObjects, SetFields
-from planner.model.catalog import BUSBAR, FLOOR_KINDS, IN_RACK_KINDS, NODE, RACK, RACK_CDU, RACK_PDU, STORAGE, SWITCH
+from planner.model.catalog import (
+    BUSBAR,
+    FLOOR_KINDS,
+    IN_RACK_KINDS,
+    NODE,
+    RACK,
+    RACK_CDU,
+    RACK_PDU,
+    STORAGE,
+    SWITCH,
+)
 from planner.model.document import Document, natural_key, prefix_of
 from planner.model.objects import BusbarRun, Device, FloorUnit, Rack
 

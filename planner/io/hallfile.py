@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from planner.model.typed import SchemaError, build, convert
 from planner.model.basis import (
     FLOOR_METHOD_CHOICES,
     FLUID_CHOICES,
@@ -25,9 +25,10 @@ from planner.model.basis import (
     UNIT_CHOICES,
     DesignBasis,
 )
-from planner.model.catalog import ALL_KINDS, Catalog, CatalogItem, builtin_catalog
+from planner.model.catalog import ALL_KINDS, CatalogItem, builtin_catalog
 from planner.model.document import Document, natural_key, prefix_of
 from planner.model.objects import COLLECTIONS, ROTATIONS, SIDES, Meta
+from planner.model.typed import SchemaError, build, convert
 
 FORMAT_NAME = "hall"
 FORMAT_VERSION = 1

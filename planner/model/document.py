@@ -9,8 +9,9 @@ editor, rules and fabric need on hot paths. All mutation goes through ``add``, `
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import fields
-from typing import Any, Iterator
+from typing import Any
 
 from planner.model.basis import DesignBasis
 from planner.model.catalog import Catalog, CatalogItem, builtin_catalog

@@ -11,9 +11,10 @@ from __future__ import annotations
 import math
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import MISSING, fields, is_dataclass
-from functools import lru_cache
-from typing import Any, Callable
+from functools import cache
+from typing import Any
 
 
 class SchemaError(ValueError):
@@ -80,7 +81,7 @@ def _to_bool(value: Any) -> bool:
 _SCALARS: dict[Any, Converter] = {float: _to_float, int: _to_int, str: _to_str, bool: _to_bool, Any: lambda v: v}
 
 
-@lru_cache(maxsize=None)
+@cache
 def compile_hint(hint: Any) -> Converter:
     """A function that checks and converts a JSON value for the annotation ``hint``."""
     if hint in _SCALARS:
@@ -154,7 +155,7 @@ def compile_hint(hint: Any) -> Converter:
     raise TypeError(f"unsupported annotation {hint!r}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _field_specs(cls: type) -> tuple[tuple[tuple[str, Converter, bool], ...], frozenset[str]]:
     hints = typing.get_type_hints(cls)
     specs = tuple(

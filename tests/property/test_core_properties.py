@@ -28,13 +28,11 @@ EXAMPLE = None
 def example_text() -> str:
     global EXAMPLE
     if EXAMPLE is None:
-        from importlib.resources import as_file
+        from pathlib import Path
 
         from planner.io import load
-        from planner.resources_access import example_hall_path
 
-        with as_file(example_hall_path()) as path:
-            EXAMPLE = dumps(load(path))
+        EXAMPLE = dumps(load(Path(__file__).parents[1] / "data" / "core_hall.hall"))
     return EXAMPLE
 
 

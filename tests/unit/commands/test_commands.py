@@ -68,58 +68,58 @@ BUILDERS = {
 
 
 @pytest.mark.parametrize("name", sorted(BUILDERS))
-def test_apply_revert_apply_restores_exactly(example_doc, name):
-    round_trip(example_doc, BUILDERS[name](example_doc))
+def test_apply_revert_apply_restores_exactly(core_doc, name):
+    round_trip(core_doc, BUILDERS[name](core_doc))
 
 
-def test_delete_rack_takes_devices_and_is_one_step(example_doc):
-    rack = rack_named(example_doc, "R03")
-    device_ids = {d.id for d in example_doc.devices_in(rack.id)}
-    command = delete_objects(example_doc, [rack.id])
-    change = command.apply(example_doc)
-    assert rack.id not in example_doc.racks
-    assert device_ids and not device_ids & set(example_doc.devices)
+def test_delete_rack_takes_devices_and_is_one_step(core_doc):
+    rack = rack_named(core_doc, "R03")
+    device_ids = {d.id for d in core_doc.devices_in(rack.id)}
+    command = delete_objects(core_doc, [rack.id])
+    change = command.apply(core_doc)
+    assert rack.id not in core_doc.racks
+    assert device_ids and not device_ids & set(core_doc.devices)
     assert change.removed >= device_ids | {rack.id}
-    command.revert(example_doc)
-    assert {d.id for d in example_doc.devices_in(rack.id)} == device_ids
+    command.revert(core_doc)
+    assert {d.id for d in core_doc.devices_in(rack.id)} == device_ids
 
 
-def test_delete_busbar_unassigns_racks(example_doc):
-    command = delete_objects(example_doc, ["bus-1"])
-    command.apply(example_doc)
-    assert all(r.feed_a is None for r in example_doc.racks.values())
-    command.revert(example_doc)
-    assert all(r.feed_a == "bus-1" for r in example_doc.racks.values())
+def test_delete_busbar_unassigns_racks(core_doc):
+    command = delete_objects(core_doc, ["bus-1"])
+    command.apply(core_doc)
+    assert all(r.feed_a is None for r in core_doc.racks.values())
+    command.revert(core_doc)
+    assert all(r.feed_a == "bus-1" for r in core_doc.racks.values())
 
 
-def test_device_goes_to_lowest_free_u_and_refuses_when_full(example_doc):
-    rack = rack_named(example_doc, "R01")  # four 4U nodes at U1, U5, U9, U13
-    command = place_device(example_doc, "node-8gpu-10u", rack.id)
+def test_device_goes_to_lowest_free_u_and_refuses_when_full(core_doc):
+    rack = rack_named(core_doc, "R01")  # four 4U nodes at U1, U5, U9, U13
+    command = place_device(core_doc, "node-8gpu-10u", rack.id)
     assert command.objects[0].u == 17
     for _ in range(3):
-        place_device(example_doc, "node-8gpu-10u", rack.id).apply(example_doc)
+        place_device(core_doc, "node-8gpu-10u", rack.id).apply(core_doc)
     # 52U: 16 used + 3 × 10 = 46; a 10U node no longer fits, a 4U one does (U47–U50)
     with pytest.raises(Refusal, match="does not fit"):
-        place_device(example_doc, "node-8gpu-10u", rack.id)
-    assert place_device(example_doc, "node-8gpu-liquid-4u", rack.id).objects[0].u == 47
+        place_device(core_doc, "node-8gpu-10u", rack.id)
+    assert place_device(core_doc, "node-8gpu-liquid-4u", rack.id).objects[0].u == 47
 
 
-def test_device_on_floor_creates_default_rack_with_it(example_doc):
-    command = place_device_on_floor(example_doc, "sw-64x400g-1u", 22.0, 9.0)
-    command.apply(example_doc)
+def test_device_on_floor_creates_default_rack_with_it(core_doc):
+    command = place_device_on_floor(core_doc, "sw-64x400g-1u", 22.0, 9.0)
+    command.apply(core_doc)
     rack, device = command.objects
-    assert rack.type == example_doc.catalog.default_rack().key and rack.name == "R10"
+    assert rack.type == core_doc.catalog.default_rack().key and rack.name == "R10"
     assert device.rack == rack.id and device.u == 1
 
 
-def test_ids_are_never_reused(example_doc):
-    first = place_rack(example_doc, "rack-600x1200-48u", 20, 10)
-    first.apply(example_doc)
-    first.revert(example_doc)
-    second = place_rack(example_doc, "rack-600x1200-48u", 20, 10)
+def test_ids_are_never_reused(core_doc):
+    first = place_rack(core_doc, "rack-600x1200-48u", 20, 10)
+    first.apply(core_doc)
+    first.revert(core_doc)
+    second = place_rack(core_doc, "rack-600x1200-48u", 20, 10)
     assert second.objects[0].id != first.objects[0].id
 
 
-def test_assign_refuses_wrong_side(example_doc):
+def test_assign_refuses_wrong_side(core_doc):
     with pytest.raises(Refusal, match="side B"):
-        assign(example_doc, [rack_named(example_doc, "R01").id], "feed_a", "bus-2")
+        assign(core_doc, [rack_named(core_doc, "R01").id], "feed_a", "bus-2")

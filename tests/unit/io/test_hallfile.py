@@ -9,18 +9,18 @@ import pytest
 from planner.io import FORMAT_VERSION, HallFileError, dumps, load, loads, save
 
 
-def test_save_load_save_is_byte_identical(example_doc, tmp_path):
+def test_save_load_save_is_byte_identical(core_doc, tmp_path):
     first = tmp_path / "a.hall"
-    save(example_doc, first)
+    save(core_doc, first)
     again = load(first)
     second = tmp_path / "b.hall"
     save(again, second)
     assert first.read_bytes() == second.read_bytes()
-    assert len(again.racks) == len(example_doc.racks) and len(again.devices) == len(example_doc.devices)
+    assert len(again.racks) == len(core_doc.racks) and len(again.devices) == len(core_doc.devices)
 
 
-def test_collections_are_sorted_by_natural_id(example_doc):
-    text = dumps(example_doc)
+def test_collections_are_sorted_by_natural_id(core_doc):
+    text = dumps(core_doc)
     data = json.loads(text)
     ids = [r["id"] for r in data["racks"]]
     assert ids == sorted(ids, key=lambda i: int(i.split("-")[1]))
@@ -28,11 +28,11 @@ def test_collections_are_sorted_by_natural_id(example_doc):
     assert sum(1 for line in text.splitlines() if '"id": "rack-' in line) == len(ids)
 
 
-def test_save_keeps_backup_and_leaves_no_temp(example_doc, tmp_path):
+def test_save_keeps_backup_and_leaves_no_temp(core_doc, tmp_path):
     target = tmp_path / "plan.hall"
-    save(example_doc, target)
-    example_doc.meta.revision = "B"
-    save(example_doc, target)
+    save(core_doc, target)
+    core_doc.meta.revision = "B"
+    save(core_doc, target)
     assert json.loads((tmp_path / "plan.hall.bak").read_text())["meta"]["revision"] == "A"
     assert json.loads(target.read_text())["meta"]["revision"] == "B"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plan.hall", "plan.hall.bak"]
@@ -55,8 +55,8 @@ def test_save_keeps_backup_and_leaves_no_temp(example_doc, tmp_path):
         (lambda d: d["racks"][0].__setitem__("y", float("nan")), "$.racks[0].y"),
     ],
 )
-def test_bad_content_names_its_json_path(example_doc, mutate, path):
-    data = json.loads(dumps(example_doc))
+def test_bad_content_names_its_json_path(core_doc, mutate, path):
+    data = json.loads(dumps(core_doc))
     mutate(data)
     with pytest.raises(HallFileError) as info:
         loads(json.dumps(data))
@@ -64,8 +64,8 @@ def test_bad_content_names_its_json_path(example_doc, mutate, path):
     assert path in str(info.value)
 
 
-def test_truncated_file_is_one_clear_error(example_doc, tmp_path):
-    text = dumps(example_doc)
+def test_truncated_file_is_one_clear_error(core_doc, tmp_path):
+    text = dumps(core_doc)
     bad = tmp_path / "cut.hall"
     bad.write_text(text[: len(text) // 2])
     with pytest.raises(HallFileError, match="not valid JSON"):
@@ -87,10 +87,10 @@ def test_unreadable_path(tmp_path):
         load(tmp_path / "bin.hall")
 
 
-def test_custom_type_is_saved_inside_the_plan(example_doc):
+def test_custom_type_is_saved_inside_the_plan(core_doc):
     from dataclasses import replace
 
-    custom = replace(example_doc.catalog["node-8gpu-liquid-4u"], key="my-node", name="My node", custom=True)
-    example_doc.catalog.add(custom)
-    reloaded = loads(dumps(example_doc))
+    custom = replace(core_doc.catalog["node-8gpu-liquid-4u"], key="my-node", name="My node", custom=True)
+    core_doc.catalog.add(custom)
+    reloaded = loads(dumps(core_doc))
     assert reloaded.catalog["my-node"].custom and reloaded.catalog["my-node"].name == "My node"
