@@ -97,6 +97,14 @@ def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1
                                    f"{counts['core']} core; {len(links)} cables)")
 
 
+def relabel(doc: Document) -> None:
+    """Rewrite every link label from its ends (after racks were renamed), in place."""
+    for link in list(doc.links.values()):
+        a, b = doc.devices[link.a_device], doc.devices[link.b_device]
+        doc.set_fields(link.id, {"label": f"{_label(doc.racks[a.rack].name, a, link.a_port)} ↔ "
+                                          f"{_label(doc.racks[b.rack].name, b, link.b_port)}"})
+
+
 def _home_rows(doc: Document, design: FabricDesign, nodes: list[Device], slots: list) -> list[str]:
     """Row for each switch still to place: where the nodes it serves stand."""
     node_rows = [row_key(doc.racks[n.rack]) for n in nodes]

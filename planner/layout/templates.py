@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from planner.fabric.generate import generate_fabric
+from planner.fabric.generate import generate_fabric, relabel
 from planner.fabric.placement import device_power_w
 from planner.fabric.sizing import FabricError, default_switch, design_fabric
 from planner.layout.rows import (
@@ -150,8 +150,17 @@ def build_template(name: str, nodes: int | None = None, node_type: str | None = 
     except FabricError as exc:
         raise TemplateError(str(exc)) from None
     command.apply(doc)
+    _name_racks_in_order(doc)
     finish_rows(doc, plan, rows, site)
     return doc
+
+
+def _name_racks_in_order(doc: Document) -> None:
+    """R01, R02 … row by row, west to east, so network racks inserted mid-row read in order."""
+    ordered = sorted(doc.racks.values(), key=lambda r: (int(r.row), r.x))
+    for number, rack in enumerate(ordered, start=1):
+        doc.set_fields(rack.id, {"name": f"R{number:02d}"})
+    relabel(doc)
 
 
 def _check_starter(doc: Document, node_key: str, switch_key: str, rack_key: str, count: int,
