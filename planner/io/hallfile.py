@@ -180,7 +180,9 @@ def _from_dict(data: Any) -> Document:
         _require(key in _TOP_KEYS, f"$.{key}", "unknown key")
 
     catalog = builtin_catalog()
-    for index, entry in enumerate(data.get("catalog", [])):
+    custom_entries = data.get("catalog", [])
+    _require(isinstance(custom_entries, list), "$.catalog", "expected a list")
+    for index, entry in enumerate(custom_entries):
         path = f"$.catalog[{index}]"
         item: CatalogItem = build(CatalogItem, entry, path)
         _require(item.kind in ALL_KINDS, f"{path}.kind", f"unknown kind {item.kind!r}")
