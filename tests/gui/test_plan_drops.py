@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QByteArray, QCoreApplication, QMimeData, QPointF, Qt
-from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+from PySide6.QtCore import QByteArray, QCoreApplication, QMimeData, QPointF, QRectF, Qt
+from PySide6.QtGui import QDragEnterEvent, QDragLeaveEvent, QDragMoveEvent, QDropEvent
 
 from planner.commands import AddCatalogItem
 from planner.model.catalog import CatalogItem
@@ -191,4 +191,23 @@ def test_foreign_drags_are_ignored(view, session):
     other = QMimeData()
     other.setData(MIME_TYPE, QByteArray(b"no-such-type"))
     drop(view, other, 14.0, 10.0)
+    assert session.undo_stack.count() == 0
+
+
+def test_drag_over_previews_the_drop(view, palette, session, qtbot):
+    doc = session.doc
+    rack = doc.racks["rack-1"]
+    mime = palette_mime(palette, NODE)
+    point = view.mapFromScene(to_scene(rack.x, rack.y))
+    viewport = view.viewport()
+    QCoreApplication.sendEvent(viewport, QDragEnterEvent(point, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier))
+    with qtbot.waitSignal(view.status_message) as blocker:
+        QCoreApplication.sendEvent(viewport, QDragMoveEvent(point, Qt.CopyAction, mime, Qt.LeftButton,
+                                                            Qt.NoModifier))
+    lowest = doc.lowest_free_u("rack-1", doc.catalog[NODE].height_u)
+    assert blocker.args[0].endswith(f"→ {rack.name} U{lowest}")
+    x0, y0, x1, y1 = doc.rack_bounds(rack)
+    assert view.preview.boundingRect().contains(QRectF(to_scene(x0, y0), to_scene(x1, y1)))
+    QCoreApplication.sendEvent(viewport, QDragLeaveEvent())
+    assert view.preview.boundingRect().width() < 50  # nothing but the item's margin left
     assert session.undo_stack.count() == 0

@@ -278,6 +278,32 @@ class PlanEditor(QObject):
                 cx, cy = self.view.snap_centre(x, y, rack_type.width_m, rack_type.depth_m, 0)
                 self.push(lambda: edits.place_device_on_floor(doc, key, cx, cy), select_new=True)
 
+    def drop_outline(self, key: str, x: float, y: float) -> tuple[list[tuple[float, float, float, float]], str]:
+        """What a drop of ``key`` at (x, y) would occupy, for the drag preview: rectangles
+        (min x, min y, max x, max y in metres; a busbar is a zero-height one) and a hint."""
+        doc = self.doc
+        if key not in doc.catalog:
+            return [], ""
+        item = doc.catalog[key]
+        if item.kind in (RACK, *FLOOR_KINDS):
+            cx, cy = self.view.snap_centre(x, y, item.width_m, item.depth_m, 0)
+            ex, ey = item.width_m / 2, item.depth_m / 2
+            return [(cx - ex, cy - ey, cx + ex, cy + ey)], item.name
+        if item.kind == BUSBAR:
+            sx, sy = self.view.snap_point(x, y)
+            return [(sx, sy, sx + DROPPED_BUSBAR_TILES * TILE_M, sy)], item.name
+        rack_id = self.view.plan_scene.rack_at(x, y)
+        if rack_id is not None:
+            rack = doc.racks[rack_id]
+            free = doc.lowest_free_u(rack_id, item.height_u)
+            hint = (f"{item.name} → {rack.name} U{free}" if free is not None
+                    else f"{item.name} does not fit in {rack.name}")
+            return [doc.rack_bounds(rack)], hint
+        rack_type = doc.catalog.default_rack()
+        cx, cy = self.view.snap_centre(x, y, rack_type.width_m, rack_type.depth_m, 0)
+        ex, ey = rack_type.width_m / 2, rack_type.depth_m / 2
+        return [(cx - ex, cy - ey, cx + ex, cy + ey)], f"{item.name} in a new {rack_type.name}"
+
     # ------------------------------------------------------------- row tool
     def row_racks(self, type_key: str, x0: float, y0: float, x1: float, y1: float) -> list[Rack]:
         """Racks (not yet added) of a row dragged from (x0, y0) to (x1, y1): along the longer axis."""

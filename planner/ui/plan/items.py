@@ -94,8 +94,6 @@ def zone_tint(rating_kpa: float) -> QColor:
 class PlanItem(QGraphicsItem):
     """Base of every plan item: an id, access to the document, selection and finding marks."""
 
-    movable = False
-
     def __init__(self, doc_provider, obj_id: str) -> None:
         super().__init__()
         self._doc_provider = doc_provider
@@ -131,7 +129,6 @@ class PlanItem(QGraphicsItem):
 class FootprintItem(PlanItem):
     """A rack or floor unit: a rectangle at the object's centre, front edge marked."""
 
-    movable = True
     fill = QColor(235, 235, 240)
 
     def __init__(self, doc_provider, obj_id: str) -> None:
@@ -255,7 +252,6 @@ class FloorUnitItem(FootprintItem):
 class BusbarItem(PlanItem):
     """An overhead busbar run: side A solid, side B dashed, coloured per run."""
 
-    movable = True
 
     def __init__(self, doc_provider, obj_id: str) -> None:
         super().__init__(doc_provider, obj_id)
@@ -435,7 +431,6 @@ class DoorItem(PlanItem):
 class HandOffItem(PlanItem):
     """Where facility power, coolant or network enters: a lettered disc."""
 
-    movable = True
     RADIUS = m(0.25)
     _STYLE: ClassVar[dict[str, tuple[str, QColor]]] = {"power": ("P", QColor(230, 160, 20)), "coolant": ("C", QColor(30, 150, 220)),
               "network": ("N", QColor(120, 80, 200))}

@@ -150,8 +150,3 @@ class PaletteWidget(QWidget):
                 if not (visible_only and (entry.isHidden() or group.isHidden())):
                     result.append(entry.data(0, KEY_ROLE))
         return result
-
-    def current_key(self) -> str | None:
-        """The catalogue key of the selected entry (the row tool uses a selected rack type)."""
-        item = self.tree.currentItem()
-        return item.data(0, KEY_ROLE) if item is not None else None

@@ -181,16 +181,18 @@ class PlanView(QGraphicsView):
         self._snap = bool(enabled)
         self.snap_action.setChecked(self._snap)
 
-    def snap_enabled(self) -> bool:
-        return self._snap
-
     def set_assignments_visible(self, visible: bool) -> None:
         self.plan_scene.set_assignments_visible(bool(visible))
         self.assignments_action.setChecked(bool(visible))
 
     def set_row_tool(self, on: bool, type_key: str | None = None) -> None:
-        """Row tool: drag on the floor lays a row of racks (of ``type_key`` or the default rack)."""
-        self._row_type = type_key or self.session.doc.catalog.default_rack().key
+        """Row tool: a drag on the floor lays a row of racks of ``type_key``, else of the type of
+        the selected racks (when they share one), else of the default rack type."""
+        doc = self.session.doc
+        selected = {doc.racks[i].type for i in self.session.selection if i in doc.racks}
+        if type_key is None and len(selected) == 1:
+            type_key = selected.pop()
+        self._row_type = type_key or doc.catalog.default_rack().key
         self.row_tool_action.setChecked(bool(on))
         if on:
             self.status_message.emit("Row tool: drag along the floor to lay out a row of racks")
@@ -480,11 +482,21 @@ class PlanView(QGraphicsView):
         if event.mimeData().hasFormat(MIME_TYPE):
             x, y = to_model(self.mapToScene(event.position().toPoint()))
             self.cursor_moved.emit(x, y)
+            key = bytes(event.mimeData().data(MIME_TYPE)).decode("utf-8")
+            boxes, hint = self.editor.drop_outline(key, x, y)
+            self.preview.set_shape([], [QRectF(to_scene(x0, y0), to_scene(x1, y1)) for x0, y0, x1, y1 in boxes])
+            if hint:
+                self.status_message.emit(hint)
             event.acceptProposedAction()
         else:
             event.ignore()
 
+    def dragLeaveEvent(self, event) -> None:
+        self.preview.clear()
+        super().dragLeaveEvent(event)
+
     def dropEvent(self, event) -> None:
+        self.preview.clear()
         if not event.mimeData().hasFormat(MIME_TYPE):
             event.ignore()
             return
