@@ -27,7 +27,9 @@ from planner.ui.properties_dock import PropertiesDock
 from planner.ui.session import DocumentSession
 
 #: Modules with ``attach(window: MainWindow) -> None``, called in order when a window opens.
-EXTENSIONS: list[str] = []
+EXTENSIONS: list[str] = [
+    "planner.ui.export_dialog",
+]
 
 #: Top-level menus in the order they appear; ``menu()`` creates others after these.
 MENU_ORDER = ("&File", "&Edit", "&View", "&Plan", "&Help")

@@ -1,0 +1,276 @@
+"""File ▸ Export: every document of the plan, with paper and title-block fields, off the GUI thread.
+
+The exporters are Qt-free (``planner.export``); this module adds the dialog, runs the export in
+a worker thread with a progress bar and Cancel, and renders the PlanScene to PNG. Exports
+write through a temporary file renamed at the end, so a cancelled or failed export leaves
+nothing behind. The dialog is modal, so the plan cannot change while it is being written.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QRectF, Qt, QThread, Signal
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from planner.export.common import PAPER_SIZES, ExportCancelled, ExportOptions
+from planner.export.plan_drawing import scale_bar_length
+from planner.export.registry import EXPORT_KINDS, export_to
+from planner.model.document import Document
+from planner.ui.plan.units import SCENE_PER_M
+
+if TYPE_CHECKING:
+    from planner.ui.main_window import MainWindow
+
+PNG_KIND = "floorplan-png"
+PNG_TITLE = "Floor plan image (PNG)"
+#: Largest PNG side in pixels; halls up to 30 m render at two pixels per centimetre.
+PNG_MAX_PIXELS = 6000
+PNG_FOOTER_PX = 90
+
+
+class ExportWorker(QThread):
+    """Runs one Qt-free exporter in a thread; progress and the outcome come back as signals."""
+
+    progressed = Signal(int)
+    succeeded = Signal(str)
+    failed = Signal(str)
+    cancelled = Signal()
+
+    def __init__(self, doc: Document, kind: str, path: str, options: ExportOptions) -> None:
+        super().__init__()
+        self.doc, self.kind, self.path, self.options = doc, kind, path, options
+        self._cancel = False
+        options.progress = self._progress
+
+    def request_cancel(self) -> None:
+        self._cancel = True
+
+    def _progress(self, fraction: float) -> None:
+        if self._cancel:
+            raise ExportCancelled
+        self.progressed.emit(int(fraction * 100))
+
+    def run(self) -> None:
+        try:
+            self._progress(0.0)
+            export_to(self.doc, self.kind, self.path, self.options)
+        except ExportCancelled:
+            self.cancelled.emit()
+        except Exception as exc:  # noqa: BLE001 - any failure is reported in the dialog, never a crash
+            self.failed.emit(f"{type(exc).__name__}: {exc}")
+        else:
+            self.succeeded.emit(self.path)
+
+
+def render_plan_png(window: MainWindow, path: str, options: ExportOptions) -> None:
+    """Render the plan scene at scale with a footer (title facts, scale bar) to a PNG, atomically."""
+    scene = window.plan_view.plan_scene
+    doc = window.session.doc
+    rect = scene.hall_rect().adjusted(-50, -50, 50, 50)
+    scale = min(2.0, PNG_MAX_PIXELS / max(rect.width(), rect.height(), 1.0))
+    width, height = int(rect.width() * scale), int(rect.height() * scale)
+    image = QImage(width, height + PNG_FOOTER_PX, QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    selected = scene.selectedItems()
+    for item in selected:
+        item.setSelected(False)
+    scene.render(painter, QRectF(0, 0, width, height), rect)
+    for item in selected:
+        item.setSelected(True)
+    px_per_m = SCENE_PER_M * scale
+    bar_m = scale_bar_length(rect.width() / SCENE_PER_M)
+    top = height + 12
+    painter.setPen(QPen(QColor("black"), 2))
+    painter.drawRect(QRectF(20, top, bar_m * px_per_m, 8))
+    painter.fillRect(QRectF(20, top, bar_m * px_per_m / 2, 8), QColor("black"))
+    font = QFont("DejaVu Sans")
+    font.setPixelSize(14)
+    painter.setFont(font)
+    painter.drawText(int(28 + bar_m * px_per_m), top + 10, f"{bar_m:g} m   ·   north is up")
+    facts = (f"Floor plan · {doc.meta.project} · {doc.meta.hall} · revision {options.revision or doc.meta.revision}"
+             f" · {options.date} · {options.author if options.author is not None else doc.meta.author} · "
+             f"{options.file_name} · page 1 of 1")
+    painter.drawText(QRectF(20, top + 26, width - 40, PNG_FOOTER_PX - 40), Qt.TextFlag.TextWordWrap, facts)
+    painter.end()
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, temp = tempfile.mkstemp(prefix=".export-", suffix=".png", dir=folder)
+    os.close(fd)
+    try:
+        if not image.save(temp, "PNG"):
+            raise OSError(f"cannot write {path}")
+        os.replace(temp, path)
+    finally:
+        if os.path.exists(temp):
+            os.unlink(temp)
+
+
+class ExportDialog(QDialog):
+    """Where to write one export, on which paper and with which title-block facts."""
+
+    def __init__(self, window: MainWindow, kind: str) -> None:
+        super().__init__(window)
+        self.window_ref = window
+        self.kind = kind
+        self.worker: ExportWorker | None = None
+        doc = window.session.doc
+        spec = EXPORT_KINDS.get(kind)
+        title = spec.title if spec else PNG_TITLE
+        suffix = spec.suffix if spec else ".png"
+        self.setWindowTitle(f"Export {title}")
+        self.setModal(True)
+        self.setMinimumWidth(520)
+
+        source = getattr(getattr(window, "files", None), "path", None)
+        folder = Path(source).parent if source else Path.home()
+        stem = Path(source).stem if source else "plan"
+        self.path_edit = QLineEdit(str(folder / f"{stem}-{kind}{suffix}"))
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse)
+        path_row = QWidget()
+        row_layout = QHBoxLayout(path_row)
+        row_layout.setContentsMargins(0, 0, 0, 0)
+        row_layout.addWidget(self.path_edit, 1)
+        row_layout.addWidget(browse)
+        self.paper_combo = QComboBox()
+        self.paper_combo.addItems(list(PAPER_SIZES))
+        self.paper_combo.setCurrentText(doc.basis.paper if doc.basis.paper in PAPER_SIZES else "A4")
+        self.paper_combo.setEnabled(spec is not None and spec.paper)
+        self.revision_edit = QLineEdit(doc.meta.revision)
+        self.author_edit = QLineEdit(doc.meta.author)
+        self.date_edit = QLineEdit(date.today().isoformat())
+        self.file_name = Path(source).name if source else ""
+
+        form = QFormLayout()
+        form.addRow("Save to", path_row)
+        form.addRow("Paper", self.paper_combo)
+        form.addRow("Revision", self.revision_edit)
+        form.addRow("Author", self.author_edit)
+        form.addRow("Date", self.date_edit)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.setValue(0)
+        self.status = QLabel(" ")
+        self.status.setWordWrap(True)
+        self.buttons = QDialogButtonBox()
+        self.export_button = self.buttons.addButton("Export", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.cancel_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        self.export_button.clicked.connect(self.start_export)
+        self.cancel_button.clicked.connect(self.cancel)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.status)
+        layout.addWidget(self.buttons)
+        self.written: str | None = None
+
+    def _browse(self) -> None:
+        name, _filter = QFileDialog.getSaveFileName(self, "Export to", self.path_edit.text())
+        if name:
+            self.path_edit.setText(name)
+
+    def options(self) -> ExportOptions:
+        return ExportOptions(paper=self.paper_combo.currentText(), revision=self.revision_edit.text(),
+                             author=self.author_edit.text(), date=self.date_edit.text().strip(),
+                             file_name=self.file_name)
+
+    def _set_running(self, running: bool) -> None:
+        for widget in (self.export_button, self.path_edit, self.paper_combo, self.revision_edit, self.author_edit,
+                       self.date_edit):
+            widget.setEnabled(not running and (widget is not self.paper_combo or self.kind not in
+                                               EXPORT_KINDS or EXPORT_KINDS[self.kind].paper))
+
+    def start_export(self) -> None:
+        path = self.path_edit.text().strip()
+        if not path or not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            self.status.setText("Choose a file in an existing folder.")
+            return
+        options = self.options()
+        if self.kind == PNG_KIND:
+            try:
+                render_plan_png(self.window_ref, path, options)
+            except OSError as exc:
+                self._failed(str(exc))
+            else:
+                self.progress.setValue(100)
+                self._succeeded(path)
+            return
+        self._set_running(True)
+        self.status.setText("Exporting…")
+        self.worker = ExportWorker(self.window_ref.session.doc, self.kind, path, options)
+        self.worker.progressed.connect(self.progress.setValue)
+        self.worker.succeeded.connect(self._succeeded)
+        self.worker.failed.connect(self._failed)
+        self.worker.cancelled.connect(self._cancelled)
+        self.worker.start()
+
+    def cancel(self) -> None:
+        """Stop a running export (its file is not written), or close the dialog."""
+        if self.worker is not None and self.worker.isRunning():
+            self.status.setText("Cancelling…")
+            self.worker.request_cancel()
+            return
+        self.reject()
+
+    def _finish_worker(self) -> None:
+        if self.worker is not None:
+            self.worker.wait()
+            self.worker = None
+        self._set_running(False)
+
+    def _succeeded(self, path: str) -> None:
+        self._finish_worker()
+        self.written = path
+        self.window_ref.show_status(f"Exported {Path(path).name}")
+        self.accept()
+
+    def _failed(self, message: str) -> None:
+        self._finish_worker()
+        self.status.setText(f"Export failed: {message}")
+
+    def _cancelled(self) -> None:
+        self._finish_worker()
+        self.progress.setValue(0)
+        self.status.setText("Cancelled: no file was written.")
+
+    def reject(self) -> None:
+        if self.worker is not None and self.worker.isRunning():
+            self.cancel()
+            return
+        super().reject()
+
+
+def attach(window: MainWindow) -> None:
+    """Add File ▸ Export with one action per document (and the PNG of the plan)."""
+    file_menu = window.menu("&File")
+    export_menu = file_menu.addMenu("E&xport")
+    quit_action = getattr(window, "quit_action", None)
+    if quit_action is not None:
+        file_menu.insertMenu(quit_action, export_menu)
+        file_menu.insertSeparator(quit_action)
+    window.export_menu = export_menu
+    entries = [(key, spec.title) for key, spec in EXPORT_KINDS.items()] + [(PNG_KIND, PNG_TITLE)]
+    for key, title in entries:
+        action = export_menu.addAction(f"{title}…")
+        action.setObjectName(f"export-{key}")
+        action.triggered.connect(lambda _checked=False, k=key: ExportDialog(window, k).exec())
