@@ -261,10 +261,10 @@ def test_row_tool_drags_out_a_row(view):
     view.row_tool_action.trigger()
     session.select({"rack-1"})
     view.row_tool_action.trigger()
-    drag(view, (x - 2.0, y), (x + 2.0, y + 0.3))
+    drag(view, (x - 2.0, y), (x + 2.4, y + 0.3))
     new = [doc.racks[i] for i in session.selection]
     assert {r.type for r in new} == {doc.racks["rack-1"].type}
-    assert len(new) == 6  # 4.0 m of 0.8 m racks
+    assert len(new) == 6  # 4.4 m of 0.8 m racks: the first and five more
 
 
 def test_space_and_middle_drag_pan(view):
