@@ -76,7 +76,7 @@ def cable_rows(doc: Document) -> list[CableRow]:
                  link.tier, link.rail, link.media, link.length_m, link.stock_m)
         for link in doc.links.values()
     ]
-    rows.sort(key=lambda r: (natural_key(r.label), natural_key(r.link_id)))
+    rows.sort(key=lambda r: (natural_key(r.label), r.link_id))
     return rows
 
 
