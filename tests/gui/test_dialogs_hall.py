@@ -104,3 +104,17 @@ def test_new_hall_dialog_builds_an_outline_and_a_floor_zone(qtbot):
     assert zone.tile_rating_kn == 4.5 and zone.raised and zone.rating_kpa == 12.0
     dlg.polygon.setChecked(True)
     assert not dlg.width_m.isEnabled() and dlg.document().outline == []
+
+
+def test_hand_off_points_are_added_and_their_kind_checked(hall, dialog, monkeypatch):
+    said = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda _p, _t, text: said.append(text)))
+    dialog.handoffs.add_row(None, ["Facility water", "water", 0.6, 1.2])
+    dialog.accept()
+    assert said == ["hand-off Facility water: kind must be one of power, coolant, network"]
+    _set(dialog.handoffs, 0, 1, "coolant")
+    dialog.accept()
+    change = History(hall).push(dialog.command())
+    (new_id,) = change.added
+    assert new_id.startswith("ho-") and hall.handoffs[new_id].kind == "coolant"
+    assert (hall.handoffs[new_id].x, hall.handoffs[new_id].y) == (0.6, 1.2)

@@ -1,4 +1,4 @@
-"""Hall features: outline corners, columns and walls, floor zones with their ratings, doors.
+"""Hall features: outline, columns and walls, floor zones with their ratings, doors, hand-offs.
 
 The dialog edits copies in tables; on OK it compares them with the plan and returns one
 Compound command (SetOutline, AddObjects, SetFields, RemoveObjects) so the whole edit is one
@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 from planner.commands import AddObjects, Command, Compound, RemoveObjects, SetFields, SetOutline
 from planner.model.document import Document, natural_key
 from planner.model.geometry import bounds_of, polygon_area
-from planner.model.objects import Door, Obstacle, Point, Zone
+from planner.model.objects import Door, HandOff, Obstacle, Point, Zone
 from planner.ui.dialogs.feature_table import (
     Column,
     FeatureTable,
@@ -34,6 +34,8 @@ from planner.ui.dialogs.feature_table import (
 _RECT = [Column("x min (m)"), Column("y min (m)"), Column("x max (m)", default=0.6), Column("y max (m)", default=0.6)]
 _ZONE_FIELDS = ("rating_kpa", "tile_rating_kn", "rolling_rating_kn", "tile_size_m", "air_capacity_kw")
 _ZONE_DEFAULTS = Zone(id="", name="", polygon=[])
+#: Where facility services enter the hall (HandOff.kind).
+HANDOFF_KINDS = ("power", "coolant", "network")
 
 
 def _same(new: Any, old: Any) -> bool:
@@ -73,11 +75,17 @@ class HallFeaturesDialog(QDialog):
         for door in sorted(doc.doors.values(), key=lambda d: natural_key(d.id)):
             self.doors.add_row(door.id, [door.name, door.x1, door.y1, door.x2, door.y2])
 
+        self.handoffs = FeatureTable([Column("Name", "text", "Hand-off"), Column("Kind", "text", "power"),
+                                      Column("x (m)"), Column("y (m)")], "Add hand-off point")
+        for handoff in sorted(doc.handoffs.values(), key=lambda h: natural_key(h.id)):
+            self.handoffs.add_row(handoff.id, [handoff.name, handoff.kind, handoff.x, handoff.y])
+
         tabs = QTabWidget()
         tabs.addTab(self.outline, "Outline")
         tabs.addTab(self.obstacles, "Columns and walls")
         tabs.addTab(self.zones, "Floor zones")
         tabs.addTab(self.doors, "Doors")
+        tabs.addTab(self.handoffs, "Hand-off points")
         hint = QLabel("Plan coordinates in metres: origin at the north-west corner, x east, y south. "
                       "Tile (kN) 0 means slab floor; a zone's rating is its distributed load limit.")
         hint.setWordWrap(True)
@@ -133,6 +141,13 @@ class HallFeaturesDialog(QDialog):
         for obj_id, (name, x1, y1, x2, y2), _poly in self.doors.rows():
             wanted[obj_id or f"new-door-{len(wanted)}"] = Door(id=obj_id or "", name=name, x1=x1, y1=y1, x2=x2, y2=y2)
         self._diff(children, self.doc.doors, wanted, "door")
+
+        wanted = {}
+        for obj_id, (name, kind, x, y), _poly in self.handoffs.rows():
+            if kind not in HANDOFF_KINDS:
+                raise InvalidCell(f"hand-off {name}: kind must be one of {', '.join(HANDOFF_KINDS)}")
+            wanted[obj_id or f"new-ho-{len(wanted)}"] = HandOff(id=obj_id or "", name=name, kind=kind, x=x, y=y)
+        self._diff(children, self.doc.handoffs, wanted, "ho")
 
         if not children:
             return None
