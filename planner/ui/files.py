@@ -98,7 +98,6 @@ class FileController(QObject):
         self.set_document(dialog.document(), None, "Untitled")
         if dialog.draw_outline():
             self._new_hall_dialog = dialog
-            self.window.show_status("Click the hall's corners on the plan; double-click or Enter closes the outline")
             self.window.plan_view.polygon_captured.connect(self._outline_captured)
             self.window.plan_view.start_polygon_capture()
         else:
