@@ -21,7 +21,7 @@ from planner.ui.main_window import MainWindow
 from planner.ui.session import DocumentSession
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "docs" / "main-window.png"
-SIZE = (1440, 900)
+SIZE = (1600, 1000)
 SELECTED = "rack-3"
 
 

@@ -91,10 +91,10 @@ class ElevationWidget(QWidget):
         top = TOP + (total - (u + height - 1)) * self.px_per_u
         return QRectF(LEFT, top, BAY_WIDTH, height * self.px_per_u)
 
-    def channel_rect(self, index: int) -> QRectF:
-        total = self.rack_units()
-        return QRectF(LEFT + BAY_WIDTH + 4, TOP + index * 4 * self.px_per_u, CHANNEL_WIDTH - 8,
-                      min(4 * self.px_per_u - 4, total * self.px_per_u))
+    def channel_rect(self, index: int, count: int) -> QRectF:
+        """Slot ``index`` of ``count`` 0U devices sharing the side channel top to bottom."""
+        share = self.rack_units() * self.px_per_u / max(count, 1)
+        return QRectF(LEFT + BAY_WIDTH + 4, TOP + index * share + 2, CHANNEL_WIDTH - 8, share - 4)
 
     def u_at(self, y: float) -> int:
         """The U number under a widget y coordinate, clamped to the rack."""
@@ -106,7 +106,7 @@ class ElevationWidget(QWidget):
             return None
         zero_u = [d for d in self.doc.devices_in(self.rack_id) if self.doc.catalog[d.type].height_u == 0]
         for index, device in enumerate(zero_u):
-            if self.channel_rect(index).contains(point):
+            if self.channel_rect(index, len(zero_u)).contains(point):
                 return device
         if not LEFT <= point.x() <= LEFT + BAY_WIDTH:
             return None
@@ -160,10 +160,11 @@ class ElevationWidget(QWidget):
         painter.drawRect(QRectF(LEFT + BAY_WIDTH, TOP, CHANNEL_WIDTH, total * self.px_per_u))
         selection = self.session.selection
         zero_index = 0
+        zero_count = sum(1 for d in doc.devices_in(self.rack_id) if doc.catalog[d.type].height_u == 0)
         for device in doc.devices_in(self.rack_id):
             item = doc.catalog[device.type]
             if item.height_u == 0:
-                rect = self.channel_rect(zero_index)
+                rect = self.channel_rect(zero_index, zero_count)
                 zero_index += 1
                 label = device.name
             else:
