@@ -115,7 +115,7 @@ def _floor_plan(doc: Document) -> Callable[[Canvas], None]:
 
     def draw(canvas: Canvas) -> None:
         x0, y0, x1, y1 = content_box(canvas._pagesize)
-        draw_text(canvas, x0, y1 - 14, "Floor plan: racks, rows, row trays (dashed), busbars A (solid) and "
+        draw_text(canvas, x0, y1 - 14, "Floor plan: racks, rows, cable trays (grey dashed), busbars A (solid) and "
                   "B (dashed); thick edge = rack front", 10, FONT_BOLD, max_width=x1 - x0)
         draw_plan_pdf(canvas, shapes, (x0, y0 + 10, x1, y1 - 24))
 

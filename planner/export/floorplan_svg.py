@@ -79,9 +79,9 @@ def render_svg(doc: Document, options: ExportOptions | None = None, scale: int =
         width = 8 if side == "A" else 5
         out.append(f'<line class="busbar" x1="{_n(p1[0])}" y1="{_n(p1[1])}" x2="{_n(p2[0])}" y2="{_n(p2[1])}" '
                    f'stroke="black" stroke-width="{width}"{dash}/>')
-        out.append(_text(p2[0] + 0.1, p2[1] + 0.08, name, 0.2))
+        out.append(_text(p1[0] + 0.1, p1[1] - 0.06 if side == "A" else p1[1] + 0.22, name, 0.18))
     for row, start in shapes.rows:
-        out.append(_text(start[0], start[1] - 0.12, f"Row {row}", 0.28, bold=True))
+        out.append(_text(start[0], start[1] - 0.3, f"Row {row}", 0.28, bold=True))
     out.extend(_footer(doc, options, shapes, scale, vx, my1 + MARGIN_M, vw))
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from reportlab.pdfgen.canvas import Canvas
 
 from planner.export.common import FONT, FONT_BOLD, draw_text
+from planner.fabric.routing import Router
 from planner.model.catalog import CABINET, ROW_CDU
 from planner.model.document import Document, natural_key
 from planner.model.geometry import FRONT_DIRECTION, bounds_of, footprint_polygon
@@ -58,7 +59,8 @@ def _front_edge(polygon: list[Point], rotation: int) -> tuple[Point, Point]:
 
 
 def plan_shapes(doc: Document) -> PlanShapes:
-    """Collect the plan's shapes; row trays run along each row's rack centres."""
+    """Collect the plan's shapes; row trays run along each row's rack centres, cross-aisle trays
+    where the cable router (``planner.fabric.routing``) crosses between rows."""
     points: list[Point] = list(doc.outline)
     shapes = PlanShapes(bounds=(0.0, 0.0, 1.0, 1.0), outline=list(doc.outline))
     for zone in sorted(doc.zones.values(), key=lambda z: natural_key(z.id)):
@@ -100,9 +102,25 @@ def plan_shapes(doc: Document) -> PlanShapes:
             start, end = (x, y0), (x, y1)
         shapes.trays.append((start, end))
         shapes.rows.append((row, row_tops[row]))
+    shapes.trays += _cross_aisle_trays(doc, shapes.trays)
     if points:
         shapes.bounds = bounds_of(points)
     return shapes
+
+
+def _cross_aisle_trays(doc: Document, row_trays: list[tuple[Point, Point]]) -> list[tuple[Point, Point]]:
+    """Trays joining the row trays where the cable router crosses between rows."""
+    if len(row_trays) < 2:
+        return []
+    router = Router(doc)
+    along_x = sorted({start[1] for start, end in row_trays if start[1] == end[1]})
+    along_y = sorted({start[0] for start, end in row_trays if start[0] == end[0] and start[1] != end[1]})
+    trays = []
+    if len(along_x) > 1:
+        trays += [((x, along_x[0]), (x, along_x[-1])) for x in router.cross_x]
+    if len(along_y) > 1:
+        trays += [((along_y[0], y), (along_y[-1], y)) for y in router.cross_y]
+    return trays
 
 
 def scale_bar_length(drawing_width_m: float) -> float:
@@ -174,12 +192,12 @@ def draw_plan_pdf(canvas: Canvas, shapes: PlanShapes, box: tuple[float, float, f
         canvas.setLineWidth(2.0 if side == "A" else 1.0)
         canvas.setDash() if side == "A" else canvas.setDash(6, 2)
         canvas.line(*tx(p1), *tx(p2))
-        lx, ly = tx(p2)
-        draw_text(canvas, lx + 2, ly - 2, name, 5)
+        lx, ly = tx(p1)
+        draw_text(canvas, lx + 2, ly + 2 if side == "A" else ly - 6, name, 5)
     canvas.setDash()
     for row, start in shapes.rows:
         rx, ry = tx(start)
-        draw_text(canvas, rx, ry + 3, f"Row {row}", 6, FONT_BOLD)
+        draw_text(canvas, rx, ry + 10, f"Row {row}", 6, FONT_BOLD)
     # Scale bar and north arrow, under the drawing.
     bar_m = scale_bar_length(width_m)
     sx, sy = bx0, by0 + 10
