@@ -186,3 +186,11 @@ def test_dropping_where_it_does_not_fit_is_refused(session, elevation):
     _drop(elevation.elevation, "node-8gpu-liquid-4u", 3)  # U3–U6 overlaps N1 (U1–U4)
     assert len(session.doc.devices) == before
     assert messages and "does not fit" in messages[-1]
+
+
+def test_clicking_a_0u_device_in_the_side_channel_selects_it(session, elevation, qtbot):
+    widget = elevation.elevation
+    session.select({"rack-1"})
+    qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=widget.channel_rect(0, 1).center().toPoint())
+    assert session.selection == {"dev-5"}  # PDU1, 0U
+    assert session.undo_stack.count() == 0

@@ -337,3 +337,17 @@ def test_start_with_a_file_or_refuse_an_unreadable_one(tmp_path, qtbot, monkeypa
     (tmp_path / "broken.hall").write_text("{", encoding="utf-8")
     assert open_window(str(tmp_path / "broken.hall")) is None
     assert answers.asked[-1][0] == "Cannot open plan" and "not valid JSON" in answers.asked[-1][1]
+
+
+def test_ctrl_z_and_ctrl_shift_z_undo_and_redo_from_the_keyboard(window, qtbot):
+    from PySide6.QtCore import Qt
+
+    window.activateWindow()
+    qtbot.waitActive(window)
+    window.session.push(SetFields({"rack-2": {"name": "RK"}}, text="Rename"))
+    window.plan_view.setFocus()
+    qtbot.keyClick(window.plan_view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.session.doc.racks["rack-2"].name == "R02"
+    qtbot.keyClick(window.plan_view, Qt.Key.Key_Z,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert window.session.doc.racks["rack-2"].name == "RK"
