@@ -19,6 +19,7 @@ from planner import __version__
 from planner.io import FORMAT_VERSION
 from planner.ui.dialogs.custom_type import CustomTypeDialog
 from planner.ui.dialogs.hall_features import HallFeaturesDialog
+from planner.ui.dialogs.title_block import TitleBlockDialog
 from planner.ui.elevation_dock import ElevationDock
 from planner.ui.files import FileController
 from planner.ui.plan.palette import PaletteWidget
@@ -189,6 +190,8 @@ class MainWindow(QMainWindow):
         plan = self.menu("&Plan")
         plan.addAction(self.plan_view.row_tool_action)
         plan.addSeparator()
+        self._action(plan, "&Title block…", self.edit_title_block,
+                     tip="Project, hall, revision, author: printed on every export")
         self._action(plan, "&Hall features…", self.edit_hall_features,
                      tip="Outline, columns and walls, floor zones with their ratings, doors")
         self._action(plan, "&Define equipment type…", self.define_equipment_type,
@@ -207,6 +210,13 @@ class MainWindow(QMainWindow):
     def edit_hall_features(self) -> None:
         dialog = HallFeaturesDialog(self.session.doc, self)
         if dialog.exec() == HallFeaturesDialog.DialogCode.Accepted:
+            command = dialog.command()
+            if command is not None:
+                self.session.push(command)
+
+    def edit_title_block(self) -> None:
+        dialog = TitleBlockDialog(self.session.doc.meta, self)
+        if dialog.exec() == TitleBlockDialog.DialogCode.Accepted:
             command = dialog.command()
             if command is not None:
                 self.session.push(command)

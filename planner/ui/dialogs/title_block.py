@@ -1,0 +1,65 @@
+"""Plan ▸ Title block…: project, hall, revision, author and notes that every export prints.
+
+OK pushes one SetAttributes("meta", …) command holding only the fields that changed, so a
+revision bump is one undo step and shows in the undo history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLineEdit,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from planner.commands import Command, SetAttributes
+from planner.model.objects import Meta
+
+_LABELS = {"project": "Project", "hall": "Hall", "revision": "Revision", "author": "Author", "notes": "Notes"}
+
+
+class TitleBlockDialog(QDialog):
+    """Edits the plan's title-block facts (``Document.meta``)."""
+
+    def __init__(self, meta: Meta, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Title block")
+        self.meta = meta
+        self.edits: dict[str, QLineEdit | QPlainTextEdit] = {}
+        form = QFormLayout()
+        for field in fields(Meta):
+            value = getattr(meta, field.name)
+            if field.name == "notes":
+                edit: QLineEdit | QPlainTextEdit = QPlainTextEdit(value)
+                edit.setFixedHeight(80)
+            else:
+                edit = QLineEdit(value)
+            self.edits[field.name] = edit
+            form.addRow(_LABELS.get(field.name, field.name.capitalize()), edit)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(420)
+
+    def values(self) -> dict[str, str]:
+        result = {}
+        for name, edit in self.edits.items():
+            text = edit.toPlainText() if isinstance(edit, QPlainTextEdit) else edit.text()
+            result[name] = text.strip()
+        return result
+
+    def command(self) -> Command | None:
+        """The changed fields as one command, or None when nothing changed."""
+        changed = {k: v for k, v in self.values().items() if v != getattr(self.meta, k)}
+        if not changed:
+            return None
+        return SetAttributes("meta", changed, text="Edit title block")
