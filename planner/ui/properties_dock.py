@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
 
 from planner.commands import Change, Command, Refusal, SetFields
 from planner.commands.edits import assign, move_device
-from planner.model.catalog import RACK_CDU, ROW_CDU
+from planner.model.catalog import RACK_CDU, ROW_CDU, SWITCH
 from planner.model.document import Document, natural_key
-from planner.model.objects import ROTATIONS, BusbarRun, Device, FloorUnit, Rack
+from planner.model.objects import ROLES, ROTATIONS, BusbarRun, Device, FloorUnit, Rack
 from planner.ui.session import DocumentSession
 
 FiguresProvider = Callable[[Document, str], list[tuple[str, str]]]
@@ -39,7 +39,7 @@ SEVERAL = "(several)"
 NONE_TEXT = "(none)"
 _ASSIGN_FIELDS = ("feed_a", "feed_b", "cdu")
 _LABELS = {"name": "Name", "type": "Type", "x": "Position x (m)", "y": "Position y (m)",
-           "rotation": "Rotation (°)", "u": "U position", "row": "Row", "feed_a": "Feed A",
+           "rotation": "Rotation (°)", "u": "U position", "role": "Switch role", "row": "Row", "feed_a": "Feed A",
            "feed_b": "Feed B", "cdu": "CDU loop", "notes": "Notes"}
 
 
@@ -77,7 +77,7 @@ class PropertiesDock(QDockWidget):
         self._add_line("x", QDoubleValidator())
         self._add_line("y", QDoubleValidator())
         self._add_line("u", QIntValidator(0, 99))
-        for name in ("type", "rotation", *_ASSIGN_FIELDS):
+        for name in ("type", "rotation", "role", *_ASSIGN_FIELDS):
             combo = QComboBox()
             combo.activated.connect(lambda _index, n=name: self._combo_chosen(n))
             self.editors[name] = combo
@@ -148,6 +148,8 @@ class PropertiesDock(QDockWidget):
             return all(isinstance(o, Rack) for o in objs)
         if name == "u":
             return len(objs) == 1 and isinstance(objs[0], Device)
+        if name == "role":
+            return all(isinstance(o, Device) and self.doc.catalog[o.type].kind == SWITCH for o in objs)
         if name == "name":
             return len(objs) == 1 and hasattr(objs[0], "name")
         if name == "type":
@@ -187,6 +189,8 @@ class PropertiesDock(QDockWidget):
             return [(item.name, item.key) for item in doc.catalog.of_kind(kind)]
         if name == "rotation":
             return [(f"{r}°", r) for r in ROTATIONS]
+        if name == "role":
+            return [(NONE_TEXT, "")] + [(role, role) for role in ROLES]
         if name in ("feed_a", "feed_b"):
             side = "A" if name == "feed_a" else "B"
             buses = sorted((b for b in doc.busbars.values() if b.side == side), key=lambda b: natural_key(b.name))

@@ -194,3 +194,21 @@ def test_clicking_a_0u_device_in_the_side_channel_selects_it(session, elevation,
     qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=widget.channel_rect(0, 1).center().toPoint())
     assert session.selection == {"dev-5"}  # PDU1, 0U
     assert session.undo_stack.count() == 0
+
+
+def test_switch_role_is_offered_for_switches_only(session, props):
+    from planner.commands.edits import place_device
+
+    session.push(place_device(session.doc, "sw-64x400g-1u", "rack-1", 40))
+    switch_id = next(d.id for d in session.doc.devices.values() if d.u == 40)
+    session.select({"dev-1"})
+    assert not props.form.isRowVisible(props.editors["role"])
+    session.select({switch_id})
+    role = props.editors["role"]
+    assert props.form.isRowVisible(role)
+    assert [role.itemText(i) for i in range(role.count())] == ["(none)", "leaf", "spine", "core"]
+    role.setCurrentIndex(2)
+    role.activated.emit(2)
+    assert session.doc.devices[switch_id].role == "spine"
+    session.undo_stack.undo()
+    assert session.doc.devices[switch_id].role == ""
