@@ -130,6 +130,7 @@ def _survey(doc: Document, report: dict) -> list:
         header, rows = tables[key]
         story.append(Paragraph(heading, H2))
         story.append(_table(header, rows) if rows else Paragraph("None in the plan.", BODY))
+    story.append(Spacer(1, 8))
     story.append(Paragraph("Surveyed by ____________________  date __________  "
                            "site facts agree with the above: yes ☐ no ☐ (note differences overleaf)", BODY))
     return story

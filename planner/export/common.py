@@ -2,8 +2,9 @@
 
 Every page carries the same title block (project, hall, revision, date, author, file name,
 page X of Y) so a loose printed sheet can always be traced back to its plan. Fonts are the
-bundled DejaVu Sans (Latin, Cyrillic, Greek, symbols such as ↔) with reportlab's built-in CID
-fonts for Chinese/Japanese and Korean runs, so user text in any script prints as typed.
+bundled DejaVu Sans (Latin, Cyrillic, Greek, symbols such as ↔) and Droid Sans Fallback
+(Chinese and Japanese), both embedded as subsets, and reportlab's standard Korean CID font for
+Hangul (drawn by the PDF viewer's Asian fonts), so user text in any script prints as typed.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from planner.resources_access import resource
 
 FONT = "HP-Sans"
 FONT_BOLD = "HP-Sans-Bold"
-FONT_CJK = "STSong-Light"
+FONT_CJK = "HP-CJK"
 FONT_HANGUL = "HYSMyeongJo-Medium"
 
 PAPER_SIZES: dict[str, tuple[float, float]] = {"A4": A4, "Letter": LETTER}
@@ -88,7 +89,7 @@ def register_fonts() -> None:
     rl_config.useA85 = 0  # binary streams: smaller files, and ASCII85 is slow in pure Python
     pdfmetrics.registerFont(TTFont(FONT, io.BytesIO(resource("fonts", "DejaVuSans.ttf").read_bytes())))
     pdfmetrics.registerFont(TTFont(FONT_BOLD, io.BytesIO(resource("fonts", "DejaVuSans-Bold.ttf").read_bytes())))
-    pdfmetrics.registerFont(UnicodeCIDFont(FONT_CJK))
+    pdfmetrics.registerFont(TTFont(FONT_CJK, io.BytesIO(resource("fonts", "DroidSansFallbackFull.ttf").read_bytes())))
     pdfmetrics.registerFont(UnicodeCIDFont(FONT_HANGUL))
     pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT, boldItalic=FONT_BOLD)
     _registered = True
