@@ -20,6 +20,7 @@ from planner.io import FORMAT_VERSION
 from planner.ui.dialogs.custom_type import CustomTypeDialog
 from planner.ui.dialogs.hall_features import HallFeaturesDialog
 from planner.ui.dialogs.title_block import TitleBlockDialog
+from planner.ui.display_units import length_unit, to_display
 from planner.ui.elevation_dock import ElevationDock
 from planner.ui.files import FileController
 from planner.ui.plan.palette import PaletteWidget
@@ -228,7 +229,8 @@ class MainWindow(QMainWindow):
             self.show_status(f"Defined {dialog.item().name}: it is in the palette and saved with the plan")
 
     def _show_cursor(self, x_m: float, y_m: float) -> None:
-        self._cursor_label.setText(f"x {x_m:7.2f} m   y {y_m:7.2f} m")
+        doc, unit = self.session.doc, length_unit(self.session.doc)
+        self._cursor_label.setText(f"x {to_display(doc, x_m):7.2f} {unit}   y {to_display(doc, y_m):7.2f} {unit}")
 
     def _on_clean_changed(self, clean: bool) -> None:
         self.setWindowModified(not clean)

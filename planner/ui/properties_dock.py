@@ -32,13 +32,14 @@ from planner.commands.edits import assign, move_device
 from planner.model.catalog import RACK_CDU, ROW_CDU, SWITCH
 from planner.model.document import Document, natural_key
 from planner.model.objects import ROLES, ROTATIONS, BusbarRun, Device, FloorUnit, Rack
+from planner.ui.display_units import from_display, length_unit, to_display
 from planner.ui.session import DocumentSession
 
 FiguresProvider = Callable[[Document, str], list[tuple[str, str]]]
 SEVERAL = "(several)"
 NONE_TEXT = "(none)"
 _ASSIGN_FIELDS = ("feed_a", "feed_b", "cdu")
-_LABELS = {"name": "Name", "type": "Type", "x": "Position x (m)", "y": "Position y (m)",
+_LABELS = {"name": "Name", "type": "Type", "x": "Position x", "y": "Position y",
            "rotation": "Rotation (°)", "u": "U position", "role": "Switch role", "row": "Row", "feed_a": "Feed A",
            "feed_b": "Feed B", "cdu": "CDU loop", "notes": "Notes"}
 
@@ -127,7 +128,7 @@ class PropertiesDock(QDockWidget):
     # ---------------------------------------------------------------- refresh
     def _on_changed(self, change: Change) -> None:
         touched = change.touched
-        if change.catalog or touched & set(self._ids) or any(i.startswith(("bus-", "fu-", "dev-")) for i in touched):
+        if change.catalog or change.basis or touched & set(self._ids) or any(i.startswith(("bus-", "fu-", "dev-")) for i in touched):
             self.refresh()
 
     def refresh(self) -> None:
@@ -168,6 +169,10 @@ class PropertiesDock(QDockWidget):
             kinds = {_kind_label(o) for o in objs}
             noun = f"{kinds.pop()}s" if len(kinds) == 1 else "items"
             self.heading.setText(f"{len(objs)} {noun} selected")
+        unit = length_unit(self.doc)
+        for name in ("x", "y"):
+            label = self.form.labelForField(self.editors[name])
+            label.setText(f"{_LABELS[name]} ({unit})")
         for name, editor in self.editors.items():
             visible = self._applies(name, objs)
             self.form.setRowVisible(editor, visible)
@@ -176,7 +181,8 @@ class PropertiesDock(QDockWidget):
             values = {getattr(o, name) for o in objs}
             shared = next(iter(values)) if len(values) == 1 else None
             if isinstance(editor, QLineEdit):
-                text = "" if shared is None else (_number(shared) if name in ("x", "y") else str(shared))
+                text = "" if shared is None else (_number(to_display(self.doc, shared)) if name in ("x", "y")
+                                                  else str(shared))
                 editor.setText(text)
                 editor.setPlaceholderText(SEVERAL if len(values) > 1 else "")
             else:
@@ -229,7 +235,7 @@ class PropertiesDock(QDockWidget):
         if name in ("x", "y", "u"):
             if not text:
                 return
-            value: Any = int(text) if name == "u" else float(text.replace(",", "."))
+            value: Any = int(text) if name == "u" else from_display(self.doc, float(text.replace(",", ".")))
         else:
             value = text
             if name == "name" and not value:

@@ -212,3 +212,15 @@ def test_switch_role_is_offered_for_switches_only(session, props):
     assert session.doc.devices[switch_id].role == "spine"
     session.undo_stack.undo()
     assert session.doc.devices[switch_id].role == ""
+
+
+def test_imperial_display_converts_at_the_edge_only(session, props, qtbot):
+    from planner.commands import SetAttributes
+
+    session.select({"rack-1"})
+    assert props.form.labelForField(props.editors["x"]).text() == "Position x (m)"
+    session.push(SetAttributes("basis", {"units": "imperial"}, text="Imperial"))
+    assert props.form.labelForField(props.editors["x"]).text() == "Position x (ft)"
+    assert props.editors["y"].text() == "15.748"  # 4.8 m / 0.3048
+    _type_into(qtbot, props.editors["y"], "10")
+    assert session.doc.racks["rack-1"].y == 3.048  # stored in metres

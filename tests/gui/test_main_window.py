@@ -123,6 +123,9 @@ def test_edit_menu_lists_undo_redo_and_the_canvas_actions(window):
 def test_status_bar_shows_cursor_in_metres(window):
     window.plan_view.cursor_moved.emit(12.345, 4.8)
     assert window._cursor_label.text() == "x   12.35 m   y    4.80 m"
+    window.session.doc.basis.units = "imperial"
+    window.plan_view.cursor_moved.emit(3.048, 0.3048)
+    assert window._cursor_label.text() == "x   10.00 ft   y    1.00 ft"
 
 
 def test_menu_creates_new_menus_once_and_add_dock_lists_the_toggle(window):
