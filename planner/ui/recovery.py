@@ -68,6 +68,12 @@ class RecoveryCopy:
 def orphaned_copies(directory: Path | None = None) -> list[RecoveryCopy]:
     """Copies whose writer is gone (crashed), newest first. Unreadable copies are skipped."""
     folder = directory or recovery_dir()
+    for lock_path in folder.glob("*.lock"):
+        if not lock_path.with_suffix(".hall").exists():
+            stale = QLockFile(str(lock_path))
+            stale.setStaleLockTime(0)
+            if stale.tryLock(0):  # its window is gone and left nothing to recover
+                stale.unlock()
     found = []
     for plan_path in sorted(folder.glob("*.hall")):
         lock = QLockFile(str(plan_path.with_suffix(".lock")))

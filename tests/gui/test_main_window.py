@@ -354,3 +354,14 @@ def test_ctrl_z_and_ctrl_shift_z_undo_and_redo_from_the_keyboard(window, qtbot):
     qtbot.keyClick(window.plan_view, Qt.Key.Key_Z,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert window.session.doc.racks["rack-2"].name == "RK"
+
+
+def test_locks_of_ended_sessions_without_a_copy_are_cleared(tmp_path, qapp):
+    from PySide6.QtCore import QSysInfo
+
+    from planner.ui.recovery import orphaned_copies
+
+    # a lock as QLockFile writes it (pid, app name, host) for a process that no longer runs
+    (tmp_path / "gone.lock").write_text(f"999999999\nplanner\n{QSysInfo.machineHostName()}\n", encoding="utf-8")
+    assert orphaned_copies(tmp_path) == []
+    assert not (tmp_path / "gone.lock").exists()
