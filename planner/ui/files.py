@@ -105,11 +105,14 @@ class FileController(QObject):
 
     def _outline_captured(self, points: object) -> None:
         self.window.plan_view.polygon_captured.disconnect(self._outline_captured)
-        outline = [(round(x, 3), round(y, 3)) for x, y in points]  # type: ignore[union-attr]
+        corners = [(float(x), float(y)) for x, y in points]  # type: ignore[union-attr]
         dialog, self._new_hall_dialog = self._new_hall_dialog, None
-        if dialog is None or len(outline) < 3:
+        if dialog is None or len(corners) < 3:
             self.window.show_status("An outline needs at least three corners")
             return
+        # The plan's origin is the hall's north-west corner: shift the drawn outline onto it.
+        x0, y0 = min(x for x, _ in corners), min(y for _, y in corners)
+        outline = [(round(x - x0, 3), round(y - y0, 3)) for x, y in corners]
         zone = dialog.zone_for(self.session.doc, outline)
         self.session.push(Compound([SetOutline(outline), AddObjects([zone])], text="Draw hall outline"))
         self.window.plan_view.fit_to_hall()

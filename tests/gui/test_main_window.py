@@ -260,9 +260,10 @@ def test_new_hall_with_a_drawn_outline_is_one_undo_step(window, monkeypatch):
     monkeypatch.setattr(window.plan_view, "start_polygon_capture", lambda: started.append(True))
     window.new_action.trigger()
     assert started and window.session.doc.outline == []
-    window.plan_view.polygon_captured.emit([(0, 0), (10, 0), (10, 8), (4, 12), (0, 8)])
+    window.plan_view.polygon_captured.emit([(-1.2, 0.6), (8.8, 0.6), (8.8, 8.6), (2.8, 12.6), (-1.2, 8.6)])
     doc = window.session.doc
-    assert len(doc.outline) == 5 and len(doc.zones) == 1
+    assert doc.outline == [(0.0, 0.0), (10.0, 0.0), (10.0, 8.0), (4.0, 12.0), (0.0, 8.0)]  # NW corner at origin
+    assert len(doc.zones) == 1
     assert window.session.undo_stack.count() == 1
     window.undo_action.trigger()
     assert doc.outline == [] and not doc.zones
