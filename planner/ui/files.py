@@ -48,7 +48,9 @@ class FileController(QObject):
         self.session = window.session
         self.path = path
         self.untitled_name = "Untitled"
+        # Set while a new hall waits for its outline to be drawn on the plan.
         self._new_hall_dialog: NewHallDialog | None = None
+        window.plan_view.polygon_captured.connect(self._outline_captured)
         self.autosaver = Autosaver(self.session, parent=self)
         self.autosaver.source = str(path) if path else None
         if path is not None:
@@ -68,6 +70,7 @@ class FileController(QObject):
     def set_document(self, doc: Document, path: Path | None, untitled_name: str = "Untitled") -> None:
         """Show another plan in the window (history, selection and recovery copy start afresh)."""
         self.session.replace_document(doc)
+        self._new_hall_dialog = None
         self.path = path
         self.untitled_name = untitled_name
         self.autosaver.source = str(path) if path else None
@@ -98,16 +101,17 @@ class FileController(QObject):
         self.set_document(dialog.document(), None, "Untitled")
         if dialog.draw_outline():
             self._new_hall_dialog = dialog
-            self.window.plan_view.polygon_captured.connect(self._outline_captured)
             self.window.plan_view.start_polygon_capture()
         else:
             self.window.edit_hall_features()
 
     def _outline_captured(self, points: object) -> None:
-        self.window.plan_view.polygon_captured.disconnect(self._outline_captured)
-        corners = [(float(x), float(y)) for x, y in points]  # type: ignore[union-attr]
+        """The outline of a new hall, drawn on the plan (other captures are not ours)."""
         dialog, self._new_hall_dialog = self._new_hall_dialog, None
-        if dialog is None or len(corners) < 3:
+        if dialog is None:
+            return
+        corners = [(float(x), float(y)) for x, y in points]  # type: ignore[union-attr]
+        if len(corners) < 3:
             self.window.show_status("An outline needs at least three corners")
             return
         # The plan's origin is the hall's north-west corner: shift the drawn outline onto it.

@@ -267,6 +267,8 @@ def test_new_hall_with_a_drawn_outline_is_one_undo_step(window, monkeypatch):
     assert window.session.undo_stack.count() == 1
     window.undo_action.trigger()
     assert doc.outline == [] and not doc.zones
+    window.plan_view.polygon_captured.emit([(0, 0), (5, 0), (5, 5)])  # a later capture is not an outline
+    assert doc.outline == [] and window.session.undo_stack.count() == 1
 
 
 # --------------------------------------------------------------- recovery
