@@ -8,11 +8,9 @@ installer walks the racks, so the labels peel off in the order they are stuck on
 from __future__ import annotations
 
 import io
-import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from reportlab.graphics.barcode import qrencoder
 from reportlab.pdfgen.canvas import Canvas
 
 from planner.export.common import (
@@ -27,6 +25,7 @@ from planner.export.common import (
     page_size,
     render_pages,
 )
+from planner.export.qr import QrRuns, qr_runs
 from planner.export.schedule import CableEnd, CableRow, cable_rows, rows_by_rack
 from planner.model.document import Document, natural_key
 
@@ -57,26 +56,7 @@ def qr_payload(row: CableRow) -> str:
     return f"{row.label}\n{row.a.short()}\n{row.b.short()}"
 
 
-def qr_runs(payload: str) -> tuple[int, list[tuple[int, int, int]]]:
-    """The QR code (level M) of ``payload`` as its size and dark runs (row, first column, length).
-
-    Built with reportlab's QR encoder and drawn as one path: far faster than its widget.
-    """
-    code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
-    code.addData(payload)
-    code.make()
-    runs = []
-    for r, modules in enumerate(code.modules):
-        c = 0
-        for dark, group in itertools.groupby(modules):
-            count = len(list(group))
-            if dark:
-                runs.append((r, c, count))
-            c += count
-    return code.getModuleCount(), runs
-
-
-def _draw_qr(canvas: Canvas, x: float, y: float, size: float, qr: tuple[int, list[tuple[int, int, int]]]) -> None:
+def _draw_qr(canvas: Canvas, x: float, y: float, size: float, qr: QrRuns) -> None:
     """Fill the dark runs in module units (one quiet module around), as literal PDF operators."""
     count, runs = qr
     box = size / (count + 2)
@@ -97,7 +77,7 @@ def label_entries(doc: Document, rows: list[CableRow] | None = None) -> list[tup
 
 
 def _draw_label(canvas: Canvas, x: float, y: float, w: float, h: float,
-                entry: tuple[CableEnd, CableEnd, CableRow], qr: tuple[int, list[tuple[int, int, int]]]) -> None:
+                entry: tuple[CableEnd, CableEnd, CableRow], qr: QrRuns) -> None:
     this, far, row = entry
     qr_size = h - 4
     _draw_qr(canvas, x + w - qr_size - 2, y + 2, qr_size, qr)
@@ -110,7 +90,7 @@ def _draw_label(canvas: Canvas, x: float, y: float, w: float, h: float,
 
 
 def _sheet(entries: list[tuple[CableEnd, CableEnd, CableRow]], sheet: LabelSheet, block: TitleBlock,
-           page: int, total: int, qr_cache: dict[str, tuple[int, list[tuple[int, int, int]]]]
+           page: int, total: int, qr_cache: dict[str, QrRuns]
            ) -> Callable[[Canvas], None]:
     def draw(canvas: Canvas) -> None:
         width, height = canvas._pagesize
@@ -144,7 +124,7 @@ def write_labels_pdf(doc: Document, out: io.BufferedIOBase, options: ExportOptio
     size = page_size(doc, options)
     entries = label_entries(doc)
     groups = list(chunks(entries, sheet.per_sheet)) or [[]]
-    qr_cache: dict[str, tuple[int, list[tuple[int, int, int]]]] = {}
+    qr_cache: dict[str, QrRuns] = {}
     pages = [Page(size, _sheet(group, sheet, block, n, len(groups), qr_cache))
              for n, group in enumerate(groups, start=1)]
     render_pages(out, pages, block, options, footer=False)

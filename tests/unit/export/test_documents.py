@@ -7,11 +7,13 @@ import io
 import re
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 from openpyxl import load_workbook
 from pypdf import PdfReader
+from reportlab.graphics.barcode import qrencoder
 
-from planner.export import cabling_pdf, commissioning_pdf, floorplan_svg, labels_pdf, schedule
+from planner.export import cabling_pdf, commissioning_pdf, floorplan_svg, labels_pdf, qr, schedule
 from planner.export.bom import build_bom, write_bom_csv
 from planner.export.common import PAPER_SIZES, ExportCancelled, ExportOptions, write_atomic
 from planner.export.schedule import COLUMNS, cable_rows
@@ -119,9 +121,32 @@ def test_label_sheet_grid_is_configurable(few_cables_doc, options):
 
 
 def test_qr_code_matrix_is_square_with_finder_patterns():
-    count, runs = labels_pdf.qr_runs("R01-U01-N1-P1 ↔ R05-U01-L1-1/1\nR01 U1 N1 P1\nR05 U1 L1 1/1")
+    count, runs = qr.qr_runs("R01-U01-N1-P1 ↔ R05-U01-L1-1/1\nR01 U1 N1 P1\nR05 U1 L1 1/1")
     assert (count - 17) % 4 == 0
     assert (0, 0, 7) in runs and (0, count - 7, 7) in runs and (count - 1, 0, 7) in runs
+
+
+def test_qr_mask_penalty_worked_by_hand():
+    blank = np.zeros((21, 21), dtype=bool)
+    # N1: 42 runs of 21 → 42 × (3 + 16) = 798; N2: 20 × 20 blocks × 3 = 1200; N3: none; N4: 0 % dark → 10 × 10
+    assert qr.penalty(blank) == 798 + 1200 + 0 + 100
+
+
+@pytest.mark.parametrize("payload", ["R01-U01-N1-P1 ↔ R05-U01-L1-1/1", "Зал №1 <A&B> 机房", "x" * 90])
+def test_qr_symbol_equals_reportlabs_for_the_mask_with_the_lowest_penalty(payload):
+    scores = []
+    for mask in range(8):
+        code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
+        code.addData(payload)
+        code.version = code.calculate_version()
+        code.makeImpl(True, mask)
+        scores.append(qr.penalty(np.array(code.modules, dtype=bool)))
+    code.makeImpl(False, scores.index(min(scores)))
+    count, runs = qr.qr_runs(payload)
+    drawn = np.zeros((count, count), dtype=bool)
+    for r, c, length in runs:
+        drawn[r, c:c + length] = True
+    assert (drawn == np.array(code.modules, dtype=bool)).all()
 
 
 def test_commissioning_figures_equal_the_report(cabled_doc, options):
