@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QCoreApplication, QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
 from PySide6.QtTest import QTest
 
 from planner.commands import SetFields, SetOutline, edits
@@ -94,7 +95,12 @@ def test_zoom_wheel_keys_and_fit(view, qtbot):
     assert view.pixels_per_m() == pytest.approx(fitted)
     view.setFocus()
     QTest.keyClick(view, Qt.Key_Plus, Qt.ControlModifier)
-    assert view.pixels_per_m() > fitted
+    assert view.pixels_per_m() == pytest.approx(fitted * 1.25)
+    centre = QPointF(view.viewport().rect().center())
+    wheel = QWheelEvent(centre, QPointF(view.viewport().mapToGlobal(centre.toPoint())), QPoint(0, 0),
+                        QPoint(0, 240), Qt.NoButton, Qt.NoModifier, Qt.NoScrollPhase, False)
+    QCoreApplication.sendEvent(view.viewport(), wheel)
+    assert view.pixels_per_m() == pytest.approx(fitted * 1.25 ** 3)
 
 
 def test_cursor_position_in_metres(view, qtbot):

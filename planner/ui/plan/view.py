@@ -166,10 +166,10 @@ class PlanView(QGraphicsView):
             self.centerOn(rect.center())
 
     def wheelEvent(self, event) -> None:
-        if event.angleDelta().y() > 0:
-            self.zoom_in()
-        elif event.angleDelta().y() < 0:
-            self.zoom_out()
+        """One wheel notch (120) zooms one step; a touchpad's finer deltas zoom in proportion."""
+        notches = event.angleDelta().y() / 120
+        if notches:
+            self._zoom(ZOOM_STEP ** notches)
         event.accept()
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
