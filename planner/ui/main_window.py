@@ -30,7 +30,9 @@ from planner.ui.session import DocumentSession
 
 #: Modules with ``attach(window: MainWindow) -> None``, called in order when a window opens.
 EXTENSIONS: list[str] = [
+    "planner.ui.validation_attach",
     "planner.ui.export_dialog",
+    "planner.ui.fabric_attach",
 ]
 
 #: Top-level menus in the order they appear; ``menu()`` creates others after these.

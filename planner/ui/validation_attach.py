@@ -1,0 +1,53 @@
+"""Wires live validation into the main window (listed in ``main_window.EXTENSIONS``): the findings
+dock, red/amber marks on the plan, the status-bar counts, File ▸ Design basis…, the View ▸
+Overlays menu and the properties dock's figures."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
+
+from planner.rules.figures import describe
+from planner.ui.basis_dialog import edit_basis
+from planner.ui.findings_dock import FindingsDock
+from planner.ui.overlays import OverlayController
+from planner.ui.validation import LiveValidator
+
+if TYPE_CHECKING:
+    from planner.ui.main_window import MainWindow
+
+
+def attach(window: MainWindow) -> None:
+    """Add validation to a main window."""
+    session = window.session
+    live = LiveValidator(session, window)
+    window.live_validator = live
+    dock = FindingsDock(session, live, window)
+    window.add_dock(dock, Qt.DockWidgetArea.BottomDockWidgetArea)
+    window.resizeDocks([dock], [190], Qt.Orientation.Vertical)
+    window.findings_dock = dock
+    dock.centre_requested.connect(window.plan_view.centre_on_ids)
+
+    counts = QLabel()
+    counts.setObjectName("findings_counts")
+    window.statusBar().addPermanentWidget(counts)
+
+    def show_findings(_findings: object = None) -> None:
+        window.plan_view.plan_scene.set_findings(live.severity_by_id())
+        counts.setText(live.summary())
+
+    live.updated.connect(show_findings)
+    show_findings()
+
+    file_menu = window.menu("&File")
+    action = file_menu.addAction("Design &basis…")
+    action.setToolTip("Voltage, derating, redundancy, coolant, temperatures, aisles, floor method, units")
+    action.triggered.connect(lambda: edit_basis(session, window))
+    window.design_basis_action = action
+
+    overlays_menu = window.menu("&View").addMenu("&Overlays")
+    window.overlays = OverlayController(window.plan_view, window.plan_view.plan_scene, live, overlays_menu)
+
+    window.properties_dock.set_figures_provider(describe)

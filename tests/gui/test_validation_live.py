@@ -1,0 +1,166 @@
+"""Live validation in the main window: findings follow real drags, undo and the design basis;
+the dock filters and navigates; overlays and the properties figures show the numbers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QLabel
+
+from planner.commands import SetFields
+from planner.io import load
+from planner.ui.basis_dialog import BasisDialog, push_basis
+from planner.ui.main_window import MainWindow
+from planner.ui.plan.units import to_scene
+from planner.ui.session import DocumentSession
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def open_window(qtbot, name: str) -> MainWindow:
+    window = MainWindow(DocumentSession(load(DATA / name)))
+    # edited plans would ask to be saved on close
+    qtbot.addWidget(window, before_close_func=lambda w: w.session.undo_stack.setClean())
+    window.resize(1400, 900)
+    window.show()
+    qtbot.waitExposed(window)
+    window.plan_view.fit_to_hall()
+    return window
+
+
+def counts_text(window: MainWindow) -> str:
+    return window.findChild(QLabel, "findings_counts").text()
+
+
+def drag(window: MainWindow, start: tuple[float, float], end: tuple[float, float], steps: int = 6) -> None:
+    view = window.plan_view
+    viewport = view.viewport()
+    p0, p1 = view.mapFromScene(to_scene(*start)), view.mapFromScene(to_scene(*end))
+    QTest.mousePress(viewport, Qt.LeftButton, Qt.NoModifier, p0)
+    for k in range(1, steps + 1):
+        QTest.mouseMove(viewport, p0 + (p1 - p0) * (k / steps))
+    QTest.mouseRelease(viewport, Qt.LeftButton, Qt.NoModifier, p1)
+
+
+def test_dragging_a_rack_onto_its_neighbour_is_flagged_and_undo_clears_it(qtbot, tmp_path):
+    window = open_window(qtbot, "clean_row_120kw.hall")
+    doc = window.session.doc
+    assert window.live_validator.findings == [] and counts_text(window) == "0 errors, 0 warnings"
+    window.plan_view.set_snap_enabled(False)
+    for _ in range(3):
+        window.plan_view.zoom_in()
+    window.plan_view.centre_on_ids(["rack-6"])
+    r5, r6 = doc.racks["rack-5"], doc.racks["rack-6"]
+    drag(window, (r6.x, r6.y), (r5.x + 0.4, r6.y))
+    assert abs(doc.racks["rack-6"].x - (r5.x + 0.4)) < 0.05
+    rules = [(f.rule, f.subjects[:2]) for f in window.live_validator.findings]
+    assert ("S1", ("rack-5", "rack-6")) in rules
+    assert window.plan_view.plan_scene.item_for("rack-6").severity == "error"
+    assert counts_text(window).startswith("1 error")
+    assert window.findings_dock.model.rowCount() == len(window.live_validator.findings)
+    window.grab().save(str(tmp_path / "overlap.png"))
+    window.session.undo_stack.undo()
+    assert window.live_validator.findings == []
+    assert window.plan_view.plan_scene.item_for("rack-6").severity == ""
+
+
+def test_clicking_a_finding_selects_and_centres_its_subjects(qtbot):
+    window = open_window(qtbot, "s2_aisle.hall")
+    table = window.findings_dock.table
+    assert window.findings_dock.model.rowCount() == 1
+    for _ in range(6):
+        window.plan_view.zoom_in()
+    window.plan_view.centerOn(0, 0)
+    rect = table.visualRect(window.findings_dock.proxy.index(0, 3))
+    QTest.mouseClick(table.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
+    assert window.session.selection == {"rack-3", "obs-1"}
+    centre = window.plan_view.mapToScene(window.plan_view.viewport().rect().center())
+    rack = window.session.doc.racks["rack-3"]
+    assert abs(centre.x() / 100 - (rack.x + 5.2) / 2) < 1.0  # between the rack (3.5 m …) and the column
+
+
+def test_dock_filters_by_severity_and_family(qtbot):
+    window = open_window(qtbot, "clean_row_120kw.hall")
+    # A 12 kPa zone: racks 10.3 kPa (above 80 % → warning), the 900 kg CDU 12.3 kPa (error)
+    window.session.push(SetFields({"zone-1": {"rating_kpa": 12.0}}, text="Zone rating"))
+    dock = window.findings_dock
+    assert sorted({(f.rule, f.severity) for f in dock.visible_findings()}) == [("F1", "error"), ("F1", "warning")]
+    assert counts_text(window) == "1 error, 6 warnings" and dock.count_label.text() == "1 error, 6 warnings"
+    dock.severity_boxes["error"].setChecked(False)
+    assert {f.severity for f in dock.visible_findings()} == {"warning"} and len(dock.visible_findings()) == 6
+    dock.family_box.setCurrentIndex(dock.family_box.findData("P"))
+    assert dock.visible_findings() == []
+    dock.family_box.setCurrentIndex(dock.family_box.findData("F"))
+    dock.severity_boxes["error"].setChecked(True)
+    assert len(dock.visible_findings()) == 7
+
+
+def test_design_basis_is_one_undoable_step_and_revalidates(qtbot):
+    window = open_window(qtbot, "p2_busbar_failover.hall")
+    assert {f.rule for f in window.live_validator.findings} == {"P2"}
+    dialog = BasisDialog(window.session.doc.basis, window)
+    qtbot.addWidget(dialog)
+    dialog.combos["redundancy"].setCurrentIndex(dialog.combos["redundancy"].findData("N+1"))
+    dialog.spins["delta_t_k"].setValue(12.0)
+    assert dialog.changes() == {"redundancy": "N+1", "delta_t_k": 12.0}
+    count = window.session.undo_stack.count()
+    assert push_basis(window.session, dialog.changes())
+    assert window.session.undo_stack.count() == count + 1
+    assert window.session.doc.basis.redundancy == "N+1" and window.live_validator.findings == []
+    window.session.undo_stack.undo()
+    assert window.session.doc.basis.redundancy == "2N" and window.session.doc.basis.delta_t_k == 10.0
+    assert {f.rule for f in window.live_validator.findings} == {"P2"}
+    assert not push_basis(window.session, {})
+
+
+def test_design_basis_menu_entry(qtbot):
+    window = open_window(qtbot, "clean_row_120kw.hall")
+    titles = [a.text() for a in window.menu("&File").actions()]
+    assert "Design &basis…" in titles
+
+
+def _probe_point(doc, kind: str) -> tuple[float, float]:
+    """Where each overlay must paint: a rack, a busbar run, the CDU."""
+    if kind == "busbar":
+        bus = doc.busbars["bus-1"]
+        return (bus.x1 + bus.x2) / 2, bus.y1
+    if kind == "loops":
+        return doc.floor_units["fu-1"].x, doc.floor_units["fu-1"].y
+    return doc.racks["rack-1"].x + 0.2, doc.racks["rack-1"].y + 0.45
+
+
+@pytest.mark.parametrize("kind", ["floor", "power", "busbar", "loops"])
+def test_overlays_toggle_with_a_legend(qtbot, tmp_path, kind):
+    window = open_window(qtbot, "p3_phase_imbalance.hall")
+    view, overlays = window.plan_view, window.overlays
+    for _ in range(3):
+        view.zoom_in()
+    view.centre_on_ids(["rack-1"])
+    point = view.mapFromScene(to_scene(*_probe_point(window.session.doc, kind)))
+    before = view.viewport().grab().toImage().pixelColor(point)
+    action = overlays.actions[kind]
+    submenus = [a.menu() for a in window.menu("&View").actions() if a.menu() is not None]
+    overlay_menu = next(menu for menu in submenus if menu.title() == "&Overlays")
+    assert action in overlay_menu.actions()
+    action.setChecked(True)
+    layer = overlays.layers[kind]
+    assert layer.scene() is view.plan_scene and not layer.boundingRect().isEmpty()
+    assert overlays.legend.isVisible() and "over 100 %" in overlays.legend.text()
+    image = view.viewport().grab().toImage()
+    view.grab().save(str(tmp_path / f"overlay-{kind}.png"))
+    assert image.pixelColor(point) != before
+    action.setChecked(False)
+    assert kind not in overlays.layers and layer.scene() is None and not overlays.legend.isVisible()
+
+
+def test_properties_dock_shows_live_figures(qtbot):
+    window = open_window(qtbot, "clean_row_120kw.hall")
+    window.session.select(["rack-1"])
+    texts = [label.text() for label in window.properties_dock.findChildren(QLabel)]
+    assert "1,012 kg of 1,800 kg" in texts and "120.0 kW" in texts
+    window.session.select(["bus-1"])
+    texts = [label.text() for label in window.properties_dock.findChildren(QLabel)]
+    assert "1,054 A" in texts
