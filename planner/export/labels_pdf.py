@@ -11,6 +11,8 @@ import io
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from planner.export.common import (
@@ -25,7 +27,7 @@ from planner.export.common import (
     page_size,
     render_pages,
 )
-from planner.export.qr import QrRuns, qr_runs
+from planner.export.qr import qr_image, qr_matrix
 from planner.export.schedule import CableEnd, CableRow, cable_rows, rows_by_rack
 from planner.model.document import Document, natural_key
 
@@ -56,17 +58,6 @@ def qr_payload(row: CableRow) -> str:
     return f"{row.label}\n{row.a.short()}\n{row.b.short()}"
 
 
-def _draw_qr(canvas: Canvas, x: float, y: float, size: float, qr: QrRuns) -> None:
-    """Fill the dark runs in module units (one quiet module around), as literal PDF operators."""
-    count, runs = qr
-    box = size / (count + 2)
-    canvas.saveState()
-    canvas.setFillGray(0.0)
-    canvas.transform(box, 0, 0, -box, x + box, y + size - box)
-    canvas.addLiteral(" ".join(f"{c} {r} {length} 1 re" for r, c, length in runs) + " f")
-    canvas.restoreState()
-
-
 def label_entries(doc: Document, rows: list[CableRow] | None = None) -> list[tuple[CableEnd, CableEnd, CableRow]]:
     """(this end, far end, cable) for every label, in peeling order: rack by name, then U and port."""
     rows = cable_rows(doc) if rows is None else rows
@@ -77,10 +68,10 @@ def label_entries(doc: Document, rows: list[CableRow] | None = None) -> list[tup
 
 
 def _draw_label(canvas: Canvas, x: float, y: float, w: float, h: float,
-                entry: tuple[CableEnd, CableEnd, CableRow], qr: QrRuns) -> None:
+                entry: tuple[CableEnd, CableEnd, CableRow], qr: ImageReader) -> None:
     this, far, row = entry
     qr_size = h - 4
-    _draw_qr(canvas, x + w - qr_size - 2, y + 2, qr_size, qr)
+    canvas.drawImage(qr, x + w - qr_size - 2, y + 2, qr_size, qr_size)
     text_w = w - qr_size - 8
     draw_text(canvas, x + 4, y + h - 10, row.label, 7.5, FONT_BOLD, max_width=text_w)
     draw_text(canvas, x + 4, y + h - 20, f"here: {this.short()}", 6.5, FONT, max_width=text_w)
@@ -89,8 +80,22 @@ def _draw_label(canvas: Canvas, x: float, y: float, w: float, h: float,
     draw_text(canvas, x + 4, y + 4, f"{row.media} {row.stock_m:g} m{rail}", 5.5, FONT, max_width=text_w)
 
 
+def _qr_for(row: CableRow, cache: dict[str, tuple[int, bytes]]) -> ImageReader:
+    """The cable's QR image. Both labels of a cable share one code: the first label encodes it and
+    keeps it bit-packed (about 150 bytes) until the second label, in another rack, takes it."""
+    packed = cache.pop(row.link_id, None)
+    if packed is None:
+        matrix = qr_matrix(qr_payload(row))
+        cache[row.link_id] = (matrix.shape[0], np.packbits(matrix).tobytes())
+    else:
+        size, bits = packed
+        matrix = np.unpackbits(np.frombuffer(bits, dtype=np.uint8), count=size * size).reshape(size, size)
+        matrix = matrix.astype(bool)
+    return ImageReader(qr_image(matrix))
+
+
 def _sheet(entries: list[tuple[CableEnd, CableEnd, CableRow]], sheet: LabelSheet, block: TitleBlock,
-           page: int, total: int, qr_cache: dict[str, QrRuns]
+           page: int, total: int, qr_cache: dict[str, tuple[int, bytes]]
            ) -> Callable[[Canvas], None]:
     def draw(canvas: Canvas) -> None:
         width, height = canvas._pagesize
@@ -105,11 +110,7 @@ def _sheet(entries: list[tuple[CableEnd, CableEnd, CableRow]], sheet: LabelSheet
             r, c = divmod(index, sheet.columns)
             x, y = left + c * (w + gx), top - (r + 1) * h - r * gy
             canvas.roundRect(x, y, w, h, 4)
-            link_id = entry[2].link_id
-            qr = qr_cache.pop(link_id, None)
-            if qr is None:
-                qr = qr_cache[link_id] = qr_runs(qr_payload(entry[2]))
-            _draw_label(canvas, x, y, w, h, entry, qr)
+            _draw_label(canvas, x, y, w, h, entry, _qr_for(entry[2], qr_cache))
         block.draw_line(canvas, page, total, top + 4)
 
     return draw
@@ -124,7 +125,7 @@ def write_labels_pdf(doc: Document, out: io.BufferedIOBase, options: ExportOptio
     size = page_size(doc, options)
     entries = label_entries(doc)
     groups = list(chunks(entries, sheet.per_sheet)) or [[]]
-    qr_cache: dict[str, QrRuns] = {}
+    qr_cache: dict[str, tuple[int, bytes]] = {}
     pages = [Page(size, _sheet(group, sheet, block, n, len(groups), qr_cache))
              for n, group in enumerate(groups, start=1)]
     render_pages(out, pages, block, options, footer=False)

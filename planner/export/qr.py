@@ -10,11 +10,11 @@ valid QR code standard, about four times faster.
 
 from __future__ import annotations
 
-import itertools
 from functools import lru_cache
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
+from PIL import Image
 from reportlab.graphics.barcode import qrencoder
 
 #: The eight mask conditions (row i, column j) of ISO/IEC 18004, in mask-number order.
@@ -31,9 +31,6 @@ _MASKS = (
 #: Finder-like 1:1:3:1:1 pattern with four light modules after it (and reversed, before it).
 _FINDER = np.array([1, 0, 1, 1, 1, 0, 1, 0, 0, 0, 0], dtype=bool)
 _LEVEL = qrencoder.QRErrorCorrectLevel.M
-
-QrRuns = tuple[int, list[tuple[int, int, int]]]
-
 
 @lru_cache(maxsize=64)
 def _data_modules(version: int) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
@@ -72,8 +69,8 @@ def penalty(modules: np.ndarray) -> int:
     return score
 
 
-def qr_runs(payload: str) -> QrRuns:
-    """The QR code (error correction M) of ``payload``: its size and dark runs (row, column, length)."""
+def qr_matrix(payload: str) -> np.ndarray:
+    """The QR code (error correction M) of ``payload`` as a square boolean array, True = dark."""
     code = qrencoder.QRCode(None, _LEVEL)
     code.addData(payload)
     code.version = code.calculate_version()
@@ -86,12 +83,10 @@ def qr_runs(payload: str) -> QrRuns:
         variant[rows, cols] ^= flips[0] ^ flips[mask]
         scores.append(penalty(variant))
     code.makeImpl(False, scores.index(min(scores)))
-    runs = []
-    for r, modules in enumerate(code.modules):
-        c = 0
-        for dark, group in itertools.groupby(modules):
-            count = len(list(group))
-            if dark:
-                runs.append((r, c, count))
-            c += count
-    return code.getModuleCount(), runs
+    return np.array(code.modules, dtype=bool)
+
+
+def qr_image(matrix: np.ndarray, quiet: int = 1) -> Image.Image:
+    """A one-pixel-per-module greyscale image of a QR matrix with a light quiet zone."""
+    padded = np.pad(~matrix, quiet, constant_values=True)
+    return Image.fromarray(padded.astype(np.uint8) * 255, mode="L")

@@ -121,9 +121,13 @@ def test_label_sheet_grid_is_configurable(few_cables_doc, options):
 
 
 def test_qr_code_matrix_is_square_with_finder_patterns():
-    count, runs = qr.qr_runs("R01-U01-N1-P1 ↔ R05-U01-L1-1/1\nR01 U1 N1 P1\nR05 U1 L1 1/1")
-    assert (count - 17) % 4 == 0
-    assert (0, 0, 7) in runs and (0, count - 7, 7) in runs and (count - 1, 0, 7) in runs
+    matrix = qr.qr_matrix("R01-U01-N1-P1 ↔ R05-U01-L1-1/1\nR01 U1 N1 P1\nR05 U1 L1 1/1")
+    count = matrix.shape[0]
+    assert matrix.shape == (count, count) and (count - 17) % 4 == 0
+    assert matrix[0, :7].all() and matrix[0, count - 7:].all() and matrix[count - 1, :7].all()
+    image = qr.qr_image(matrix)
+    assert image.size == (count + 2, count + 2)
+    assert image.getpixel((0, 0)) == 255 and image.getpixel((1, 1)) == 0
 
 
 def test_qr_mask_penalty_worked_by_hand():
@@ -142,11 +146,7 @@ def test_qr_symbol_equals_reportlabs_for_the_mask_with_the_lowest_penalty(payloa
         code.makeImpl(True, mask)
         scores.append(qr.penalty(np.array(code.modules, dtype=bool)))
     code.makeImpl(False, scores.index(min(scores)))
-    count, runs = qr.qr_runs(payload)
-    drawn = np.zeros((count, count), dtype=bool)
-    for r, c, length in runs:
-        drawn[r, c:c + length] = True
-    assert (drawn == np.array(code.modules, dtype=bool)).all()
+    assert (qr.qr_matrix(payload) == np.array(code.modules, dtype=bool)).all()
 
 
 def test_commissioning_figures_equal_the_report(cabled_doc, options):
