@@ -19,3 +19,31 @@ def isolated_settings(tmp_path, monkeypatch):
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     yield
+
+
+@pytest.fixture(autouse=True)
+def no_blocking_prompts(monkeypatch):
+    """Modal prompts would hang an offscreen run: answer them without blocking.
+
+    A message box takes its most cautious way out (Discard, No, Cancel, Ok in that order) and a
+    file dialog is cancelled, so e.g. closing a window with unsaved edits at teardown neither
+    hangs nor writes a file. Tests that need an answer patch these themselves; the questions
+    asked are recorded in ``no_blocking_prompts`` (a list of (title, text)).
+    """
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    asked: list[tuple[str, str]] = []
+    order = [QMessageBox.StandardButton.Discard, QMessageBox.StandardButton.No,
+             QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Ok]
+
+    def answer(_parent, title, text, buttons=QMessageBox.StandardButton.Ok, *_args, **_kwargs):
+        asked.append((title, text))
+        return next((b for b in order if buttons & b), QMessageBox.StandardButton.Ok)
+
+    for name in ("warning", "question", "critical", "information"):
+        monkeypatch.setattr(QMessageBox, name, staticmethod(answer))
+    monkeypatch.setattr(QMessageBox, "about", staticmethod(lambda *_a, **_k: None))
+    for name in ("getSaveFileName", "getOpenFileName"):
+        monkeypatch.setattr(QFileDialog, name, staticmethod(lambda *_a, **_k: ("", "")))
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *_a, **_k: ""))
+    return asked
