@@ -14,6 +14,8 @@ from PySide6.QtCore import QSettings, QStandardPaths
 def isolated_settings(tmp_path, monkeypatch):
     """Each GUI test gets empty QSettings and its own app-data folder (recovery copies, recent files)."""
     QStandardPaths.setTestModeEnabled(True)
+    # test mode puts app data under $HOME/.qttest whatever XDG_DATA_HOME says: give each test a HOME
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
