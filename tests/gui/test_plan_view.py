@@ -9,8 +9,9 @@ from PySide6.QtTest import QTest
 
 from planner.commands import SetFields, SetOutline, edits
 from planner.model.document import Document
+from planner.ui.plan.overlays import nice_length
 from planner.ui.plan.units import snap_m, to_scene
-from planner.ui.plan.view import PlanView, nice_length
+from planner.ui.plan.view import PlanView
 from planner.ui.session import DocumentSession
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QAction, QColor, QKeySequence, QPainter, QPen
+from PySide6.QtGui import QAction, QKeySequence, QPainter
 from PySide6.QtWidgets import QApplication, QGraphicsView, QWidget
 
 from planner.model.catalog import RACK
@@ -18,7 +18,7 @@ from planner.model.document import prefix_of
 from planner.model.geometry import extents
 from planner.ui.plan.editing import MOVABLE_PREFIXES, PlanEditor
 from planner.ui.plan.items import PlanItem
-from planner.ui.plan.overlays import PreviewItem, RouteItem
+from planner.ui.plan.overlays import PreviewItem, RouteItem, paint_scale_bar
 from planner.ui.plan.scene import PlanScene
 from planner.ui.plan.units import SCENE_PER_M, m, snap_m, to_model, to_scene
 from planner.ui.session import DocumentSession
@@ -27,16 +27,6 @@ MIME_TYPE = "application/x-hallplanner-type"
 ZOOM_STEP = 1.25
 #: Zoom limits in screen pixels per metre.
 MIN_PIXELS_PER_M, MAX_PIXELS_PER_M = 0.5, 2000.0
-SCALE_BAR_PIXELS = 120
-
-
-def nice_length(target_m: float) -> float:
-    """The 1-2-5 series length nearest below ``target_m`` (for the scale bar)."""
-    exponent = math.floor(math.log10(target_m))
-    for factor in (5, 2, 1):
-        if factor * 10 ** exponent <= target_m:
-            return factor * 10 ** exponent
-    return 10 ** exponent
 
 
 class PlanView(QGraphicsView):
@@ -54,7 +44,6 @@ class PlanView(QGraphicsView):
         self.setRenderHint(QPainter.Antialiasing, False)
         self.setRenderHint(QPainter.TextAntialiasing, True)
         self.setCacheMode(QGraphicsView.CacheBackground)
-        self.setOptimizationFlag(QGraphicsView.DontSavePainterState, True)
         self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
         self.setResizeAnchor(QGraphicsView.AnchorViewCenter)
         self.setDragMode(QGraphicsView.RubberBandDrag)
@@ -76,7 +65,6 @@ class PlanView(QGraphicsView):
         self._delta = (0.0, 0.0)
         self._polygon: list[tuple[float, float]] = []
         self._row_type = ""
-        self._row: list = []
         self._assign_source = ""
         self._assign_racks: list[str] = []
         self._last_sweep = QPointF()
@@ -508,25 +496,4 @@ class PlanView(QGraphicsView):
 
     # -------------------------------------------------------------- scale bar
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
-        pixels_per_m = self.pixels_per_m()
-        if pixels_per_m <= 0:
-            return
-        length_m = nice_length(SCALE_BAR_PIXELS / pixels_per_m)
-        length_px = length_m * pixels_per_m
-        painter.save()
-        painter.resetTransform()
-        height = self.viewport().height()
-        x0, y0 = 16.0, height - 20.0
-        painter.setRenderHint(QPainter.Antialiasing, True)
-        painter.fillRect(QRectF(x0 - 8, y0 - 26, length_px + 16, 34), QColor(255, 255, 255, 215))
-        pen = QPen(QColor(20, 20, 20), 2)
-        painter.setPen(pen)
-        painter.drawLine(QPointF(x0, y0), QPointF(x0 + length_px, y0))
-        for x in (x0, x0 + length_px / 2, x0 + length_px):
-            painter.drawLine(QPointF(x, y0 - 5), QPointF(x, y0 + 1))
-        font = painter.font()
-        font.setPixelSize(12)
-        painter.setFont(font)
-        label = f"{length_m:g} m" if length_m >= 1 else f"{length_m * 100:g} cm"
-        painter.drawText(QRectF(x0, y0 - 24, length_px, 16), Qt.AlignCenter, label)
-        painter.restore()
+        paint_scale_bar(painter, self.viewport().height(), self.pixels_per_m())
