@@ -11,11 +11,12 @@ from PySide6.QtCore import QSettings, QStandardPaths
 
 
 @pytest.fixture(autouse=True)
-def isolated_settings(tmp_path, monkeypatch):
+def isolated_settings(tmp_path, tmp_path_factory, monkeypatch):
     """Each GUI test gets empty QSettings and its own app-data folder (recovery copies, recent files)."""
     QStandardPaths.setTestModeEnabled(True)
-    # test mode puts app data under $HOME/.qttest whatever XDG_DATA_HOME says: give each test a HOME
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    # test mode puts app data under $HOME/.qttest whatever XDG_DATA_HOME says: give each test a
+    # HOME of its own (outside tmp_path, which tests may expect to stay empty)
+    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
