@@ -1,0 +1,103 @@
+"""Plan ▸ Generate fabric…: switch type, oversubscription and network-rack placement.
+
+The dialog only collects the choices and builds the command with
+``planner.fabric.generate_fabric``; pushing it on the session makes the whole generation
+(switches, racks moved aside, every cable) one undo step. A plan the generator refuses
+(no nodes, too many GPUs) keeps the dialog open with the reason shown in it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
+
+from planner.commands.base import Command
+from planner.commands.edits import Refusal
+from planner.fabric import FabricError, generate_fabric
+from planner.fabric.sizing import default_switch, design_fabric, node_devices, rails_of
+from planner.model.catalog import SWITCH
+from planner.ui.session import DocumentSession
+
+PLACEMENT_LABELS = {"middle": "Middle of the row", "end": "End of the row"}
+
+
+class GenerateFabricDialog(QDialog):
+    """Collects the fabric choices and pushes one generate command on the session."""
+
+    def __init__(self, session: DocumentSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.setWindowTitle("Generate fabric")
+        doc = session.doc
+        self.switch = QComboBox()
+        for item in doc.catalog.of_kind(SWITCH):
+            self.switch.addItem(f"{item.name}", item.key)
+        self.switch.setCurrentIndex(max(0, self.switch.findData(default_switch(doc))))
+        self.oversubscription = QDoubleSpinBox()
+        self.oversubscription.setRange(1.0, 8.0)
+        self.oversubscription.setSingleStep(0.5)
+        self.oversubscription.setSuffix(" : 1")
+        self.oversubscription.setValue(doc.basis.oversubscription)
+        self.placement = QComboBox()
+        for key, label in PLACEMENT_LABELS.items():
+            self.placement.addItem(label, key)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #b00020")
+        form = QFormLayout()
+        form.addRow("Switch type", self.switch)
+        form.addRow("Oversubscription", self.oversubscription)
+        form.addRow("New network racks", self.placement)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.button(QDialogButtonBox.Ok).setText("Generate")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        self.switch.currentIndexChanged.connect(self._update_summary)
+        self.oversubscription.valueChanged.connect(self._update_summary)
+        self._update_summary()
+        self.setMinimumWidth(460)
+
+    def _update_summary(self) -> None:
+        doc = self.session.doc
+        nodes = node_devices(doc)
+        try:
+            item = doc.catalog[self.switch.currentData()]
+            design = design_fabric(len(nodes), rails_of(doc, nodes), item.port_count, self.oversubscription.value())
+        except FabricError as exc:
+            self.summary.setText(str(exc))
+            return
+        counts = design.counts()
+        switches, links = counts["switches"], counts["links"]
+        self.summary.setText(
+            f"{counts['nodes']} nodes, {counts['gpus']} GPUs → {counts['tiers']} tier(s): "
+            f"{switches['leaf']} leaf, {switches['spine']} spine, {switches['core']} core switches; "
+            f"{sum(links.values()):,} cables. Existing fabric cables are replaced.")
+
+    def command(self) -> Command:
+        """The generate command for the current choices (raises FabricError / Refusal)."""
+        return generate_fabric(self.session.doc, self.switch.currentData(), self.oversubscription.value(),
+                               self.placement.currentData())
+
+    def accept(self) -> None:
+        try:
+            command = self.command()
+        except (FabricError, Refusal) as exc:
+            self.error.setText(str(exc))
+            return
+        self.session.push(command)
+        super().accept()

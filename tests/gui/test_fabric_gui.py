@@ -1,0 +1,151 @@
+"""Generate fabric as one undo step, the cable list (sort, filter, select → route) and the
+cable bundles layer, in a real main window (offscreen)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from planner.fabric.routing import route
+from planner.io import dumps, loads
+from planner.layout.templates import build_template
+from planner.ui.fabric_dialog import GenerateFabricDialog
+from planner.ui.main_window import MainWindow
+from planner.ui.session import DocumentSession
+from planner.ui.template_dialog import TemplateDialog
+
+
+@pytest.fixture(scope="module")
+def pod_text():
+    return dumps(build_template("pod", 12))
+
+
+def _bare(pod_text):
+    """The pod without its fabric: no links, no switches, no network rack."""
+    doc = loads(pod_text)
+    for link_id in list(doc.links):
+        doc.remove(link_id)
+    for device in [d for d in doc.devices.values() if d.role]:
+        doc.remove(device.id)
+    for rack in list(doc.racks.values()):
+        if not any(d.type.startswith("node") for d in doc.devices_in(rack.id)):
+            for device in doc.devices_in(rack.id):
+                doc.remove(device.id)
+            doc.remove(rack.id)
+    return doc
+
+
+@pytest.fixture
+def window(qtbot, pod_text):
+    session = DocumentSession(_bare(pod_text))
+    win = MainWindow(session)
+    qtbot.addWidget(win)
+    win.show()
+    return win
+
+
+def test_generate_fabric_is_one_undo_step(window, qtbot):
+    session = window.session
+    racks_before = set(session.doc.racks)
+    dialog = GenerateFabricDialog(session, window)
+    qtbot.addWidget(dialog)
+    assert "12 nodes, 96 GPUs → 2 tier(s): 8 leaf, 4 spine, 0 core" in dialog.summary.text()
+    dialog.placement.setCurrentIndex(dialog.placement.findData("end"))
+    dialog.accept()
+    doc = session.doc
+    assert len(doc.links) == 96 + 256
+    assert session.undo_stack.count() == 1
+    new_racks = set(doc.racks) - racks_before
+    assert len(new_racks) == 1  # the network rack, added at the row end
+    (rack_id,) = new_racks
+    assert doc.racks[rack_id].x > max(doc.racks[r].x for r in racks_before)
+    assert window.cable_dock.model.rowCount() == 352
+    session.undo_stack.undo()
+    assert not session.doc.links and set(session.doc.racks) == racks_before
+    assert window.cable_dock.model.rowCount() == 0
+    session.undo_stack.redo()
+    assert window.cable_dock.model.rowCount() == 352
+
+
+def test_generate_refusal_stays_in_dialog(qtbot):
+    from planner.model.document import Document
+
+    session = DocumentSession(Document())
+    dialog = GenerateFabricDialog(session)
+    qtbot.addWidget(dialog)
+    dialog.accept()
+    assert "no GPU nodes" in dialog.error.text()
+    assert session.undo_stack.count() == 0
+
+
+def test_cable_list_sort_filter_and_select_highlights_route(qtbot, pod_text):
+    session = DocumentSession(loads(pod_text))
+    win = MainWindow(session)
+    qtbot.addWidget(win)
+    dock = win.cable_dock
+    assert dock.count.text() == "352 cables"
+    dock.table.sortByColumn(6, Qt.DescendingOrder)  # length, longest first
+    lengths = [float(dock.proxy.index(r, 6).data()) for r in range(dock.proxy.rowCount())]
+    assert lengths == sorted(lengths, reverse=True)
+    spine = next(d for d in session.doc.devices.values() if d.role == "spine")
+    dock.filter.setText(f"leaf-spine {session.doc.racks[spine.rack].name}")
+    assert dock.count.text() == "256 of 352 cables"
+    dock.filter.setText("")
+    longest = dock.proxy.index(0, 0).data(Qt.UserRole)
+    dock.table.selectRow(0)
+    link = session.doc.links[longest]
+    expected = route(session.doc, link).polyline
+    assert win.plan_view._route is not None
+    path = win.plan_view._route.path()
+    assert path.elementCount() == len(expected)
+    first = path.elementAt(0)
+    assert (round(first.x / 100, 3), round(first.y / 100, 3)) == expected[0]
+    dock.select_link("link-3")
+    assert dock.selected_link() == "link-3"
+
+
+def test_cable_layer_by_tier_and_rail(qtbot, pod_text):
+    session = DocumentSession(loads(pod_text))
+    win = MainWindow(session)
+    qtbot.addWidget(win)
+    layer = win.cable_layer
+    assert layer.scene() is win.plan_view.plan_scene
+    counts = layer.visible_counts()
+    assert set(counts) == set(range(1, 9))
+    layer.set_tier_visible("leaf-spine", False)
+    layer.set_rail_visible(3, False)
+    counts = layer.visible_counts()
+    assert 3 not in counts and set(counts) == {1, 2, 4, 5, 6, 7, 8}
+    assert len(layer.segments) < len(session.doc.links)  # bundled, not one item per cable
+
+
+def test_new_from_template_dialog(qtbot):
+    dialog = TemplateDialog()
+    qtbot.addWidget(dialog)
+    dialog.template.setCurrentIndex(dialog.template.findData("pod"))
+    assert dialog.nodes.maximum() == 32 and dialog.rack_kw.value() == 48.0
+    dialog.nodes.setValue(16)
+    dialog.accept()
+    doc = dialog.document()
+    assert doc is not None and len(doc.links) == 16 * 8 + 256
+    dialog = TemplateDialog()
+    qtbot.addWidget(dialog)
+    dialog.template.setCurrentIndex(dialog.template.findData("hall"))
+    dialog.rack_kw.setValue(100)
+    dialog.accept()
+    assert "tap-off" in dialog.error.text() and dialog.document() is None
+
+
+def test_editing_a_link_updates_its_row(qtbot, pod_text):
+    from planner.commands import SetFields
+
+    session = DocumentSession(loads(pod_text))
+    win = MainWindow(session)
+    qtbot.addWidget(win)
+    dock = win.cable_dock
+    dock.table.sortByColumn(6, Qt.AscendingOrder)
+    session.push(SetFields({"link-1": {"length_m": 99.0, "media": "dr4", "stock_m": 100.0}}))
+    row = dock.model.row_of("link-1")
+    assert dock.model.index(row, 6).data() == "99.00" and dock.model.index(row, 5).data() == "dr4"
+    dock.table.sortByColumn(6, Qt.DescendingOrder)
+    assert dock.proxy.index(0, 0).data(Qt.UserRole) == "link-1"
