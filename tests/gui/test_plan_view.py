@@ -312,3 +312,22 @@ def test_edit_and_view_actions_exposed(view):
     shortcuts = {a.shortcut().toString() for a in view.edit_actions()}
     assert {"Ctrl+D", "Ctrl+C", "Ctrl+V", "R"} <= shortcuts
     assert view.snap_action in view.view_actions()
+
+
+def test_paste_of_a_rack_with_its_busbar_and_cdu_rewires_to_the_copies(view):
+    session = view.session
+    doc = session.doc
+    rack = doc.racks["rack-1"]
+    sources = {"rack-1", rack.feed_a, rack.cdu}
+    view.editor.clipboard.copy_from(doc, sorted(sources))
+    view.editor.paste(at=(0.6, 4.2))
+    pasted = {i: doc.get(i) for i in session.selection}
+    (new_rack,) = [o for i, o in pasted.items() if i.startswith("rack-")]
+    (new_bus,) = [o for i, o in pasted.items() if i.startswith("bus-")]
+    (new_cdu,) = [o for i, o in pasted.items() if i.startswith("fu-")]
+    assert (new_rack.feed_a, new_rack.cdu) == (new_bus.id, new_cdu.id)
+    assert new_rack.feed_b == rack.feed_b  # not copied: still the original B feed
+    names = [b.name for b in doc.busbars.values()]
+    assert len(names) == len(set(names)) and new_bus.name.startswith(f"BB-{new_bus.side}")
+    assert new_cdu.name not in {u.name for u in doc.floor_units.values() if u.id != new_cdu.id}
+    assert session.undo_stack.count() == 1

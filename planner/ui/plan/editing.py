@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QInputDialog
 
 from planner.commands import edits
 from planner.commands.base import AddObjects, Command
-from planner.model.catalog import BUSBAR, FLOOR_KINDS, IN_RACK_KINDS, RACK
+from planner.model.catalog import BUSBAR, FLOOR_KINDS, IN_RACK_KINDS, RACK, ROW_CDU
 from planner.model.document import Document, natural_key, prefix_of
 from planner.model.geometry import extents
 from planner.model.objects import BusbarRun, Device, FloorUnit, HandOff, Rack
@@ -71,12 +71,24 @@ class Clipboard:
         self.bounds = selection_bounds(doc, [o.id for o in objects])
         return len([o for o in objects if not isinstance(o, Device)])
 
+    @staticmethod
+    def _fresh_name(doc: Document, obj: Any, taken: set[str]) -> str:
+        """The next free name in the object's series: R10, CDU-02, PDC-01, BB-A03 …"""
+        if isinstance(obj, Rack):
+            return edits.next_rack_name(doc, taken)
+        if isinstance(obj, FloorUnit):
+            stem = "CDU-" if doc.catalog[obj.type].kind == ROW_CDU else "PDC-"
+            return doc.unique_name({u.name for u in doc.floor_units.values()} | taken, stem)
+        if isinstance(obj, BusbarRun):
+            return doc.unique_name({b.name for b in doc.busbars.values()} | taken, f"BB-{obj.side}")
+        return doc.unique_name({h.name for h in doc.handoffs.values()} | taken, f"{obj.name} ", width=1)
+
     def paste_command(self, doc: Document, dx: float, dy: float) -> AddObjects:
         """New objects with fresh ids and names, offset by (dx, dy); assignments kept if valid."""
         if not self.objects:
             raise edits.Refusal("the clipboard is empty")
         new_ids: dict[str, str] = {}
-        rack_names: set[str] = set()
+        taken: set[str] = set()
         result: list[Any] = []
         for original in self.objects:
             clone = copy.deepcopy(original)
@@ -89,9 +101,9 @@ class Clipboard:
                 clone.x2, clone.y2 = round(clone.x2 + dx, 6), round(clone.y2 + dy, 6)
             else:
                 clone.x, clone.y = round(clone.x + dx, 6), round(clone.y + dy, 6)
-            if isinstance(clone, Rack):
-                clone.name = edits.next_rack_name(doc, rack_names)
-                rack_names.add(clone.name)
+            if not isinstance(clone, Device):
+                clone.name = self._fresh_name(doc, clone, taken)
+                taken.add(clone.name)
             result.append(clone)
         for clone in result:
             if isinstance(clone, Rack):
