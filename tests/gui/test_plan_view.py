@@ -331,3 +331,34 @@ def test_paste_of_a_rack_with_its_busbar_and_cdu_rewires_to_the_copies(view):
     assert len(names) == len(set(names)) and new_bus.name.startswith(f"BB-{new_bus.side}")
     assert new_cdu.name not in {u.name for u in doc.floor_units.values() if u.id != new_cdu.id}
     assert session.undo_stack.count() == 1
+
+
+def test_escape_cancels_a_drag_and_a_polygon(view, qtbot):
+    session = view.session
+    home = centre_of(view, "rack-1")
+    viewport = view.viewport()
+    QTest.mousePress(viewport, Qt.LeftButton, Qt.NoModifier, at(view, *home))
+    QTest.mouseMove(viewport, at(view, home[0] + 1.5, home[1] + 1.0))
+    assert view.plan_scene.item_for("rack-1").pos() != to_scene(*home)  # preview follows the mouse
+    QTest.keyClick(view, Qt.Key_Escape)
+    QTest.mouseRelease(viewport, Qt.LeftButton, Qt.NoModifier, at(view, home[0] + 1.5, home[1] + 1.0))
+    assert view.plan_scene.item_for("rack-1").pos() == to_scene(*home)
+    assert centre_of(view, "rack-1") == home and session.undo_stack.count() == 0
+    view.start_polygon_capture()
+    x, y = free_spot(view)
+    with qtbot.assertNotEmitted(view.polygon_captured):
+        for dx, dy in ((0, 0), (1, 0), (1, 1)):
+            QTest.mouseClick(viewport, Qt.LeftButton, Qt.NoModifier, at(view, x + dx, y + dy))
+        QTest.keyClick(view, Qt.Key_Escape)
+        QTest.keyClick(view, Qt.Key_Return)
+
+
+def test_zone_picked_by_its_edge_not_its_inside(view):
+    doc = view.session.doc
+    zone = doc.zones["zone-1"]
+    (x0, y0), (x1, _y1) = zone.polygon[0], zone.polygon[1]
+    x, y = free_spot(view)
+    QTest.mouseClick(view.viewport(), Qt.LeftButton, Qt.NoModifier, at(view, x, y))
+    assert view.session.selection == set()
+    QTest.mouseClick(view.viewport(), Qt.LeftButton, Qt.NoModifier, at(view, (x0 + x1) / 2, y0 + 0.03))
+    assert view.session.selection == {"zone-1"}

@@ -331,6 +331,17 @@ class PlanView(QGraphicsView):
             return
         if self._mode != "move-pending":
             super().mouseMoveEvent(event)
+        if not self._mode and not self._space:
+            self._hover_cursor(pos)
+
+    def _hover_cursor(self, pos: QPointF) -> None:
+        """A move cursor over things that can be dragged, the arrow elsewhere."""
+        item = self.plan_scene.plan_item_at(pos)
+        movable = item is not None and prefix_of(item.obj_id) in MOVABLE_PREFIXES
+        if movable and not self.row_tool_action.isChecked():
+            self.viewport().setCursor(Qt.SizeAllCursor)
+        else:
+            self.viewport().unsetCursor()
 
     def mouseReleaseEvent(self, event) -> None:
         mode = self._mode
