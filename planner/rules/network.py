@@ -20,7 +20,8 @@ from planner.rules.engine import HALL, HALL_SUBJECT, LINK, Rule, rule
 from planner.rules.finding import ERROR, Finding
 
 _LINK_READS = {"link.*", "dev.type", "dev.role", "dev.rail", "dev.name", "dev.rack"}
-_FABRIC_READS = {"link.*", "dev.*"}
+_ENDS = {"link.a_device", "link.a_port", "link.b_device", "link.b_port", "link.tier"}
+_FABRIC_READS = {*_ENDS, "dev.type", "dev.role", "dev.name", "dev.rack", "rack.name"}
 _FABRIC_SOURCE = "DESIGN §4: rail-optimised fat-tree rules"
 
 
@@ -96,12 +97,17 @@ def ports_once(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
         used[(link.a_device, link.a_port)].append(link.id)
         used[(link.b_device, link.b_port)].append(link.id)
     names: dict[str, set[str]] = {}
-    for (device_id, port), link_ids in sorted(used.items(), key=lambda kv: (natural_key(kv[0][0]), kv[0][1])):
+    problems = []
+    for (device_id, port), link_ids in used.items():
         device = doc.devices.get(device_id)
         if device is None:
             continue
         if device.type not in names:
             names[device.type] = set(doc.catalog[device.type].port_names())
+        if len(link_ids) > 1 or port not in names[device.type]:
+            problems.append((device_id, port, link_ids))
+    for device_id, port, link_ids in sorted(problems, key=lambda p: (natural_key(p[0]), p[1])):
+        device = doc.devices[device_id]
         if len(link_ids) > 1:
             yield r.finding(ctx, ERROR, (device_id, *link_ids),
                             f"{_end_name(ctx, device_id, port)} is used by {len(link_ids)} cables")
