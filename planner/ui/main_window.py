@@ -98,10 +98,10 @@ class MainWindow(QMainWindow):
 
     # ---------------------------------------------------------------- building
     def _build_docks(self) -> None:
-        self.palette = PaletteWidget(self.session)
+        self.palette_widget = PaletteWidget(self.session)
         self.palette_dock = QDockWidget("Equipment", self)
         self.palette_dock.setObjectName("palette_dock")
-        self.palette_dock.setWidget(self.palette)
+        self.palette_dock.setWidget(self.palette_widget)
         self.add_dock(self.palette_dock, Qt.DockWidgetArea.LeftDockWidgetArea)
 
         self.properties_dock = PropertiesDock(self.session, self)
