@@ -368,3 +368,39 @@ def test_locks_of_ended_sessions_without_a_copy_are_cleared(tmp_path, qapp):
     (tmp_path / "gone.lock").write_text(f"999999999\nplanner\n{QSysInfo.machineHostName()}\n", encoding="utf-8")
     assert orphaned_copies(tmp_path) == []
     assert not (tmp_path / "gone.lock").exists()
+
+
+def test_plan_menu_dialogs_push_one_command_each(window, monkeypatch):
+    from planner.ui.dialogs.custom_type import CustomTypeDialog
+    from planner.ui.dialogs.hall_features import HallFeaturesDialog
+    from planner.ui.dialogs.title_block import TitleBlockDialog
+
+    def define(dialog):
+        dialog.set_kind("storage")
+        dialog.name.setText("Archive node 4U")
+        dialog.boxes["width_m"].setValue(0.44)
+        dialog.boxes["depth_m"].setValue(0.8)
+        dialog.boxes["height_u"].setValue(4)
+        dialog.source.setPlainText("Vendor datasheet")
+        dialog.accept()
+        return dialog.result()
+
+    def retitle(dialog):
+        dialog.edits["revision"].setText("C")
+        return TitleBlockDialog.DialogCode.Accepted
+
+    def add_column(dialog):
+        dialog.obstacles.add_row(None, ["C9", "column", 20.0, 15.0, 20.6, 15.6])
+        dialog.accept()
+        return dialog.result()
+
+    monkeypatch.setattr(CustomTypeDialog, "exec", define)
+    monkeypatch.setattr(TitleBlockDialog, "exec", retitle)
+    monkeypatch.setattr(HallFeaturesDialog, "exec", add_column)
+    texts = {a.text(): a for a in window.menu("&Plan").actions()}
+    for name in ("&Define equipment type…", "&Title block…", "&Hall features…"):
+        texts[name].trigger()
+    doc = window.session.doc
+    assert doc.catalog["custom-archive-node-4u"].custom and doc.meta.revision == "C"
+    assert any(o.name == "C9" for o in doc.obstacles.values())
+    assert window.session.undo_stack.count() == 3 and window.isWindowModified()
