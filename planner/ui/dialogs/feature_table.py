@@ -69,7 +69,7 @@ class FeatureTable(QWidget):
         self.table = QTableWidget(0, len(columns))
         self.table.setHorizontalHeaderLabels([c.header for c in columns])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
         add = QPushButton(add_text)
