@@ -1,5 +1,8 @@
 """`planner fabric FILE [--json]`: the plan's fabric counts; with ``-o OUT``, generate the fabric.
 
+Without ``--json`` it also reports reachability, the most switch hops between two GPU nodes
+and the bisection bandwidth (minimum cut between the two halves of the nodes).
+
 Counts follow DESIGN §7 (nodes, gpus, tiers, switches.{leaf,spine,core},
 links.{node-leaf,leaf-spine,spine-core}, oversubscription). ``-o`` writes a copy of the plan
 with a freshly generated, cabled and routed fabric (``--switch``, ``--oversubscription``,
@@ -16,9 +19,11 @@ from planner.cli.common import load_or_exit
 from planner.commands.base import History
 from planner.commands.edits import Refusal
 from planner.fabric import FabricError, fabric_counts, generate_fabric
+from planner.fabric.graph import all_nodes_reachable, bisection_gbps, fabric_graph, max_switch_hops
 from planner.fabric.placement import PLACEMENTS
-from planner.fabric.sizing import default_switch
+from planner.fabric.sizing import default_switch, node_devices
 from planner.io import save
+from planner.model.document import Document
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -59,4 +64,19 @@ def run(args: argparse.Namespace) -> int:
     print(f"switches: {switches['leaf']} leaf, {switches['spine']} spine, {switches['core']} core")
     print(f"links: {links['node-leaf']} node-leaf, {links['leaf-spine']} leaf-spine, "
           f"{links['spine-core']} spine-core")
+    if doc.links:
+        graph = fabric_graph(doc)
+        nodes = [d.id for d in node_devices(doc)]
+        reach = "every GPU node reaches every other" if all_nodes_reachable(graph) else "NOT every node reachable"
+        print(f"{reach}; at most {max_switch_hops(graph)} switch hop(s) between nodes")
+        rails = counts["gpus"] // max(len(nodes), 1)
+        full = len(nodes) // 2 * rails * _speed(doc)
+        print(f"bisection bandwidth: {bisection_gbps(graph, nodes) / 1000:,.1f} Tb/s "
+              f"(half the GPUs at full rate: {full / 1000:,.1f} Tb/s)")
     return 0
+
+
+def _speed(doc: Document) -> float:
+    """Rail port speed of the plan's GPU nodes, Gb/s."""
+    nodes = node_devices(doc)
+    return doc.catalog[nodes[0].type].port_speed_gbps if nodes else 0.0
