@@ -3,8 +3,9 @@
 ``generate_fabric`` returns one Compound (old fabric links removed, switches reused or placed,
 racks added or moved aside, links added with routed lengths, media and labels) and changes
 nothing itself, so the GUI pushes it as one undo step and the templates apply it directly.
-Switches of the chosen type already in the plan are reused (in rack and U order) before new
-ones are placed, so a user's hand-placed switches keep their places.
+Switches of the chosen type already in the plan are reused before new ones are placed: a
+switch keeps the slot whose role and name it has (regenerating changes nothing), the others
+fill the remaining slots in rack and U order, so hand-placed switches keep their places.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from planner.commands.base import AddObjects, Command, Compound, RemoveObjects, SetFields
-from planner.fabric.cabling import CORE, LEAF, NODE, SPINE, fabric_links, switch_slots
+from planner.fabric.cabling import CORE, LEAF, NODE, SPINE, SwitchSlot, fabric_links, switch_slots
 from planner.fabric.placement import place_switches, row_key
 from planner.fabric.routing import Router
 from planner.fabric.sizing import FabricDesign, FabricError, design_fabric, node_devices, rails_of
@@ -48,26 +49,26 @@ def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1
     old_links = sorted({link.id for link in doc.links.values()
                         if link.tier in TIERS or link.a_device in fabric_devices
                         or link.b_device in fabric_devices}, key=natural_key)
-    reusable = sorted((d for d in doc.devices.values() if d.type == switch_type),
-                      key=lambda d: (natural_key(doc.racks[d.rack].name), d.u))
-    reused, spare = reusable[: len(slots)], reusable[len(slots):]
+    assigned, spare = _reuse(doc, switch_type, slots)
+    to_place = [position for position in range(len(slots)) if position not in assigned]
 
-    homes = _home_rows(doc, design, nodes, slots[len(reused):])
+    homes = _home_rows(doc, design, nodes, [slots[position] for position in to_place])
     where = place_switches(doc, switch_type, homes, placement, rack_power_w)
+    placed = dict(zip(to_place, where.slots))
 
     updates: dict[str, dict[str, Any]] = {rid: dict(v) for rid, v in where.moves.items()}
     devices: dict[tuple[str, int], Device] = {}
     new_devices: list[Device] = []
     for position, slot in enumerate(slots):
-        fields = {"name": f"{_STEMS[slot.role]}{slot.index + 1}", "role": slot.role,
-                  "su": slot.su, "pod": slot.pod, "rail": slot.rail}
-        if position < len(reused):
-            device = reused[position]
-            updates[device.id] = fields
+        fields = {"name": _switch_name(slot), "role": slot.role, "su": slot.su, "pod": slot.pod, "rail": slot.rail}
+        if position in assigned:
+            device = assigned[position]
+            if any(getattr(device, k) != v for k, v in fields.items()):
+                updates[device.id] = fields
             devices[(slot.role, slot.index)] = Device(id=device.id, type=switch_type, rack=device.rack,
                                                       u=device.u, **fields)
         else:
-            rack_id, u = where.slots[position - len(reused)]
+            rack_id, u = placed[position]
             device = Device(id=doc.new_id("dev"), type=switch_type, rack=rack_id, u=u, **fields)
             new_devices.append(device)
             devices[(slot.role, slot.index)] = device
@@ -95,6 +96,32 @@ def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1
     counts = design.counts()["switches"]
     return Compound(children, text=f"Generate fabric ({counts['leaf']} leaf, {counts['spine']} spine, "
                                    f"{counts['core']} core; {len(links)} cables)")
+
+
+def _switch_name(slot: SwitchSlot) -> str:
+    return f"{_STEMS[slot.role]}{slot.index + 1}"
+
+
+def _reuse(doc: Document, switch_type: str, slots: list[SwitchSlot]) -> tuple[dict[int, Device], list[Device]]:
+    """Existing switches for the slots: first the one already holding a slot's role and name
+    (so regenerating keeps every switch where it is), then the rest in rack and U order."""
+    pool = sorted((d for d in doc.devices.values() if d.type == switch_type),
+                  key=lambda d: (natural_key(doc.racks[d.rack].name), d.u))
+    by_name = {(d.role, d.name): d for d in pool if d.role}
+    assigned: dict[int, Device] = {}
+    for position, slot in enumerate(slots):
+        device = by_name.pop((slot.role, _switch_name(slot)), None)
+        if device is not None:
+            assigned[position] = device
+    taken = {d.id for d in assigned.values()}
+    rest = iter([d for d in pool if d.id not in taken])
+    for position in range(len(slots)):
+        if position not in assigned:
+            device = next(rest, None)
+            if device is None:
+                break
+            assigned[position] = device
+    return assigned, list(rest)
 
 
 def relabel(doc: Document) -> None:
