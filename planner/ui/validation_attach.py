@@ -1,5 +1,5 @@
 """Wires live validation into the main window (listed in ``main_window.EXTENSIONS``): the findings
-dock, red/amber marks on the plan, the status-bar counts, File ▸ Design basis…, the View ▸
+dock, red/amber marks on the plan and in the rack elevation, the status-bar counts, File ▸ Design basis…, the View ▸
 Overlays menu and the properties dock's figures."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLabel
 
 from planner.rules.figures import describe
 from planner.ui.basis_dialog import edit_basis
+from planner.ui.elevation_marks import ElevationMarks
 from planner.ui.findings_dock import FindingsDock
 from planner.ui.overlays import OverlayController
 from planner.ui.validation import LiveValidator
@@ -51,3 +52,4 @@ def attach(window: MainWindow) -> None:
     window.overlays = OverlayController(window.plan_view, window.plan_view.plan_scene, live, overlays_menu)
 
     window.properties_dock.set_figures_provider(describe)
+    window.elevation_marks = ElevationMarks(window.elevation_dock.elevation, live)

@@ -164,3 +164,21 @@ def test_properties_dock_shows_live_figures(qtbot):
     window.session.select(["bus-1"])
     texts = [label.text() for label in window.properties_dock.findChildren(QLabel)]
     assert "1,054 A" in texts
+
+
+def test_rack_elevation_outlines_devices_with_findings(qtbot, tmp_path):
+    window = open_window(qtbot, "s4_device_overlap.hall")  # SW1 at U4 overlaps N1 (U1–U4) in R01
+    window.session.select(["rack-1"])
+    marks = window.elevation_marks
+    elevation = window.elevation_dock.elevation
+    assert elevation.rack_id == "rack-1" and marks.size() == elevation.size()
+    named = {d.name: d.id for d in window.session.doc.devices_in("rack-1")}
+    switch = named["SW1"]
+    assert set(marks.marked()) == {"rack-1", named["N1"], switch}  # S4 names the rack, N1 and SW1
+    window.elevation_dock.grab().save(str(tmp_path / "elevation.png"))
+    rect = marks.marked()[switch]
+    image = marks.grab().toImage()
+    colour = image.pixelColor(int(rect.left() + 2), int(rect.center().y()))
+    assert colour.red() > 180 and colour.green() < 80  # the red outline
+    window.session.select(["rack-2"])
+    assert marks.marked() == {}

@@ -1,0 +1,67 @@
+"""Red/amber marks in the rack elevation: a transparent layer over the elevation widget that
+outlines the devices (and the rack) named by findings, using the widget's own geometry."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QRectF, Qt
+from PySide6.QtGui import QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QWidget
+
+from planner.ui.plan.items import SEVERITY_COLOURS
+from planner.ui.validation import LiveValidator
+
+
+class ElevationMarks(QWidget):
+    """Outlines devices with findings over an ElevationWidget (it exposes rack_id, u_rect, channel_rect)."""
+
+    def __init__(self, elevation: QWidget, live: LiveValidator) -> None:
+        super().__init__(elevation)
+        self.elevation = elevation
+        self.live = live
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
+        elevation.installEventFilter(self)
+        live.updated.connect(self.update)
+        live.session.changed.connect(self.update)
+        live.session.selection_changed.connect(self.update)
+        self.resize(elevation.size())
+        self.show()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.resize(self.elevation.size())
+        return False
+
+    def marked(self) -> dict[str, QRectF]:
+        """Rectangles to outline, by severity-bearing id: devices of the shown rack, or the rack."""
+        rack_id = getattr(self.elevation, "rack_id", None)
+        doc = self.live.session.doc
+        if rack_id is None or rack_id not in doc.racks:
+            return {}
+        worst = self.live.severity_by_id()
+        rects: dict[str, QRectF] = {}
+        devices = doc.devices_in(rack_id)
+        zero_u = [d for d in devices if doc.catalog[d.type].height_u == 0]
+        for device in devices:
+            if device.id not in worst:
+                continue
+            height = doc.catalog[device.type].height_u
+            if height:
+                rects[device.id] = self.elevation.u_rect(device.u, height)
+            else:
+                rects[device.id] = self.elevation.channel_rect(zero_u.index(device), len(zero_u))
+        if rack_id in worst:
+            total = self.elevation.rack_units()
+            rects[rack_id] = self.elevation.u_rect(1, total).adjusted(-3, -3, 3, 3)
+        return rects
+
+    def paintEvent(self, _event: QPaintEvent) -> None:
+        rects = self.marked()
+        if not rects:
+            return
+        worst = self.live.severity_by_id()
+        painter = QPainter(self)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for obj_id, rect in rects.items():
+            painter.setPen(QPen(SEVERITY_COLOURS[worst[obj_id]], 3))
+            painter.drawRect(rect.adjusted(1.5, 1.5, -1.5, -1.5))
