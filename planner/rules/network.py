@@ -1,10 +1,12 @@
 """Network rules (DESIGN §4 "Validate", §5 Cables): rails, ports, speeds, leaf spreading,
-oversubscription, reachability and media reach.
+oversubscription, reachability, media reach, and cable lengths gone stale after racks moved.
 
 Per-cable checks (N1 rail, N3 speed, N7 reach) are LINK-scoped. Checks that look at a
 switch's or the whole fabric's cables (N2 ports used once, N4 even spreading, N5 uplink
 bandwidth, N6 reachability) are HALL-scoped: the engine does not mark a device dirty when
-one of its cables changes, and one pass over the links answers them all.
+one of its cables changes, and one pass over the links answers them all. N8 (HALL) re-routes
+every cable when a rack moves and reports cables whose stored length no longer matches:
+an error where the new length exceeds the stock length bought, a warning otherwise.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 
+from planner.fabric.routing import Router
 from planner.model.catalog import NODE
 from planner.model.document import natural_key
 from planner.model.objects import TIER_LEAF_SPINE, TIER_NODE_LEAF, TIERS
 from planner.rules.context import Context
 from planner.rules.engine import HALL, HALL_SUBJECT, LINK, Rule, rule
-from planner.rules.finding import ERROR, Finding
+from planner.rules.finding import ERROR, WARNING, Finding
 
 _LINK_READS = {"link.*", "dev.type", "dev.role", "dev.rail", "dev.name", "dev.rack"}
 _ENDS = {"link.a_device", "link.a_port", "link.b_device", "link.b_port", "link.tier"}
@@ -183,3 +186,36 @@ def reachability(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
     more = f" and {len(cut_off) - 5} more" if len(cut_off) > 5 else ""
     yield r.finding(ctx, ERROR, (HALL_SUBJECT, *cut_off),
                     f"{len(cut_off)} of {len(nodes)} GPU nodes cannot reach the rest of the fabric: {shown}{more}")
+
+
+_ROUTE_READS = {*_ENDS, "link.length_m", "link.media", "dev.rack", "dev.u", "dev.type",
+                "rack.x", "rack.y", "rack.rotation", "rack.row", "rack.type", "rack.name"}
+
+
+@rule("N8", scope=HALL, reads=_ROUTE_READS, basis=("cable_slack_fraction", "cable_slack_min_m", "tray_height_m"),
+      source="DESIGN §5 Cables: routed length with slack", title="Cable lengths match their routes")
+def lengths_current(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
+    """After racks move, stored lengths go stale: say how many, and which no longer reach."""
+    doc = ctx.doc
+    fabric = [link for link in doc.links.values() if link.tier in TIERS and link.length_m > 0
+              and link.a_device in doc.devices and link.b_device in doc.devices]
+    if not fabric:
+        return
+    router = Router(doc)
+    stale, beyond = [], []
+    for link in sorted(fabric, key=lambda link: natural_key(link.id)):
+        result = router.route(link.a_device, link.b_device, link.tier)
+        if abs(result.length_m - link.length_m) > 0.005:
+            if link.stock_m and result.length_m > link.stock_m + 1e-9:
+                beyond.append((link, result.length_m))
+            else:
+                stale.append((link, result.length_m))
+    for links, severity, what in ((beyond, ERROR, "now need more than their stock length"),
+                                  (stale, WARNING, "have lengths that no longer match their routes")):
+        if not links:
+            continue
+        shown = "; ".join(f"{link.label or link.id}: {link.length_m:.2f} → {new:.2f} m" for link, new in links[:3])
+        more = f" and {len(links) - 3} more" if len(links) > 3 else ""
+        yield r.finding(ctx, severity, tuple(link.id for link, _ in links),
+                        f"{len(links)} cable{'s' if len(links) != 1 else ''} {what} ({shown}{more}); "
+                        "Plan ▸ Recompute cable lengths")

@@ -86,3 +86,28 @@ def test_n3_speed_mismatch(pod):
     pod.set_fields(node.id, {"type": "node-slow"})
     found = _network(validate(pod))
     assert any(r == "N3" and "200 Gb/s port cabled to a 400 Gb/s port" in m for r, _, m in found)
+
+
+def test_n8_lengths_stale_after_a_rack_moves(pod):
+    validator = Validator(pod)
+    history = History(pod)
+    node_link = _node_leaf(pod, 1)
+    rack_id = pod.devices[node_link.a_device].rack
+    change = history.push(SetFields({rack_id: {"x": pod.racks[rack_id].x - 0.4}}))
+    validator.update(change)
+    found = [f for f in validator.findings if f.rule == "N8"]
+    assert found and all("Plan ▸ Recompute cable lengths" in f.message for f in found)
+    assert node_link.id in {s for f in found for s in f.subjects}
+    from planner.fabric.routing import recompute_lengths
+
+    validator.update(history.push(recompute_lengths(pod, list(pod.links))))
+    assert not [f for f in validator.findings if f.rule == "N8"]
+
+
+def test_n8_error_when_a_move_outgrows_the_stock_length(pod):
+    link = _node_leaf(pod, 1)
+    rack_id = pod.devices[link.a_device].rack
+    pod.set_fields(rack_id, {"x": pod.racks[rack_id].x - 6.0})
+    found = [(f.severity, f.message) for f in validate(pod) if f.rule == "N8"]
+    assert any(severity == "error" and "need more than their stock length" in message and link.label in message
+               for severity, message in found)
