@@ -72,7 +72,8 @@ def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1
             device = Device(id=doc.new_id("dev"), type=switch_type, rack=rack_id, u=u, **fields)
             new_devices.append(device)
             devices[(slot.role, slot.index)] = device
-    for device in spare:
+    retired = [*spare, *(d for d in doc.devices.values() if d.role and d.type != switch_type)]
+    for device in retired:
         if device.role:
             updates[device.id] = {"role": "", "su": 0, "pod": 0, "rail": 0}
     for index, node in enumerate(nodes):

@@ -35,3 +35,13 @@ def test_adding_nodes_keeps_switches_in_place_and_undo_restores():
     assert not [f for f in validate(doc) if f.severity == ERROR]
     history.undo()
     assert _cables(doc) == before
+
+
+def test_switching_type_retires_the_old_switches():
+    doc = build_template("pod", 12)
+    old = {d.id for d in doc.devices.values() if d.role}
+    History(doc).push(generate_fabric(doc, "sw-64x800g-2u-eth"))
+    assert all(not doc.devices[i].role and not doc.links_of(i) for i in old)
+    # 128 ports: 96 GPU ports fit one switch
+    assert [d.type for d in doc.devices.values() if d.role] == ["sw-64x800g-2u-eth"]
+    assert not [f for f in validate(doc) if f.severity == ERROR]
