@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -95,6 +96,7 @@ def save(doc: Document, path: str | os.PathLike[str]) -> None:
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), _file_mode(target))
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
@@ -107,6 +109,16 @@ def save(doc: Document, path: str | os.PathLike[str]) -> None:
             os.unlink(tmp_name)
         raise
     _fsync_directory(directory)
+
+
+def _file_mode(target: Path) -> int:
+    """The replaced file's permissions, or what a newly created file gets under the umask."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def _fsync_directory(directory: Path) -> None:

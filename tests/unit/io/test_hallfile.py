@@ -94,3 +94,18 @@ def test_custom_type_is_saved_inside_the_plan(core_doc):
     core_doc.catalog.add(custom)
     reloaded = loads(dumps(core_doc))
     assert reloaded.catalog["my-node"].custom and reloaded.catalog["my-node"].name == "My node"
+
+
+def test_save_keeps_permissions(core_doc, tmp_path):
+    import os
+
+    target = tmp_path / "plan.hall"
+    previous = os.umask(0o022)
+    try:
+        save(core_doc, target)
+    finally:
+        os.umask(previous)
+    assert target.stat().st_mode & 0o777 == 0o644  # as any new file under umask 022, not 0600
+    target.chmod(0o640)
+    save(core_doc, target)
+    assert target.stat().st_mode & 0o777 == 0o640
