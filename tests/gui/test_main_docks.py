@@ -158,10 +158,10 @@ def _drop(widget, key, u):
     mime.setData(MIME_TYPE, key.encode("utf-8"))
     pos = QPointF(widget.u_rect(u, 1).center())
     args = (Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
-    enter = QDragEnterEvent(pos, *args)
+    enter = QDragEnterEvent(pos.toPoint(), *args)  # enter/move take QPoint, drop QPointF
     QApplication.sendEvent(widget, enter)
     assert enter.isAccepted()
-    QApplication.sendEvent(widget, QDragMoveEvent(pos, *args))
+    QApplication.sendEvent(widget, QDragMoveEvent(pos.toPoint(), *args))
     assert widget._ghost is not None
     QApplication.sendEvent(widget, QDropEvent(pos, *args))
 

@@ -1,5 +1,1 @@
-"""The floor-plan canvas: scene, items, view and palette."""
-
-from planner.ui.plan.none_guard import keep_none_alive
-
-keep_none_alive()
+"""The floor plan: scene, items, view and palette."""
