@@ -40,6 +40,8 @@ _NUMERIC = {4, 6, 7}
 _ROOT = QModelIndex()
 #: Fields of racks and devices that appear in a cable's end text.
 _END_FIELDS = {"name", "u", "rack"}
+#: Above this many changed cables a full rebuild is cheaper than patching rows one by one.
+_PATCH_LIMIT = 5000
 #: link id, the eight columns, then the lower-case search text.
 Row = tuple[str, str, str, str, str, int, str, float, float, str]
 _DIGITS = re.compile(r"\d+")
@@ -147,20 +149,31 @@ class CableTableModel(QAbstractTableModel):
         self.endResetModel()
 
     def on_change(self, change: Change) -> None:
-        touched = change.touched
-        links = {i for i in touched if prefix_of(i) == "link"}
-        ends = any(prefix_of(i) in ("rack", "dev") and fields & _END_FIELDS for i, fields in change.modified.items())
-        if change.added & links or change.removed & links or len(links) > 1000 or (ends and self.rows):
+        doc = self.session.doc
+        links = {i for i in change.touched if prefix_of(i) == "link"}
+        if change.added & links or change.removed & links or len(links) > _PATCH_LIMIT:
             self.rebuild()
             return
-        if not links:
-            return
+        # a renamed or re-mounted rack or device changes the end text of its cables only
+        for obj_id, fields in change.modified.items():
+            if fields & _END_FIELDS and obj_id in doc:
+                devices = doc.devices_in(obj_id) if prefix_of(obj_id) == "rack" else [doc.get(obj_id)]
+                for device in devices:
+                    links.update(doc.link_ids_of(device.id))
+        if len(links) > _PATCH_LIMIT:
+            self.rebuild()
+        elif links:
+            self._patch(links)
+
+    def _patch(self, link_ids: set[str]) -> None:
+        """Rebuild the rows of some links in place (their sort position is kept until the next sort)."""
+        doc = self.session.doc
         position = {row[0]: n for n, row in enumerate(self.rows)}
-        for link_id in links:
+        self._keys = {}
+        for link_id in link_ids:
             n = position.get(link_id)
-            if n is not None and link_id in self.session.doc.links:
-                self.rows[n] = link_row(self.session.doc, link_id)
-                self._keys = {}
+            if n is not None and link_id in doc.links:
+                self.rows[n] = link_row(doc, link_id)
                 self.dataChanged.emit(self.index(n, 0), self.index(n, len(COLUMNS) - 1))
 
     def row_of(self, link_id: str) -> int:

@@ -149,3 +149,23 @@ def test_editing_a_link_updates_its_row(qtbot, pod_text):
     assert dock.model.index(row, 6).data() == "99.00" and dock.model.index(row, 5).data() == "dr4"
     dock.table.sortByColumn(6, Qt.DescendingOrder)
     assert dock.proxy.index(0, 0).data(Qt.UserRole) == "link-1"
+
+
+def test_renaming_a_device_patches_only_its_cables(qtbot, pod_text):
+    from planner.commands import SetFields
+
+    session = DocumentSession(loads(pod_text))
+    win = MainWindow(session)
+    qtbot.addWidget(win)
+    model = win.cable_dock.model
+    resets = []
+    model.modelReset.connect(lambda: resets.append(1))
+    node = next(d for d in session.doc.devices.values() if d.type.startswith("node"))
+    own = session.doc.link_ids_of(node.id)
+    session.push(SetFields({node.id: {"name": "GPU-A"}}))
+    assert not resets  # patched in place, not rebuilt
+    texts = {model.index(model.row_of(link_id), 1).data() + model.index(model.row_of(link_id), 2).data()
+             for link_id in own}
+    assert len(own) == 8 and all("GPU-A" in text for text in texts)
+    other = next(i for i in session.doc.links if i not in own)
+    assert "GPU-A" not in model.index(model.row_of(other), 1).data()
