@@ -35,6 +35,10 @@ class Context:
 
     def __init__(self, doc: Document) -> None:
         self.doc = doc
+        self.forget_all()
+
+    def forget_all(self) -> None:
+        """Drop every cached figure and index (a full run follows)."""
         self._racks: dict[str, RackFigures] = {}
         self._feed_index: dict[str, set[str]] | None = None
         self._cdu_index: dict[str, set[str]] | None = None
@@ -166,6 +170,3 @@ class Context:
                 self._unindex_rack(rack_id)
                 if rack_id in self.doc.racks:
                     self._index_rack(rack_id)
-
-    def forget_all(self) -> None:
-        self.__init__(self.doc)  # type: ignore[misc]

@@ -214,8 +214,7 @@ class Validator:
         self._results = {}
         self._sorted = None
         self._device_rack = {d.id: d.rack for d in doc.devices.values()}
-        self._bounds = {i: object_bounds(doc, i) for prefix in SPATIAL_PREFIXES
-                        for i in getattr(doc, {"rack": "racks", "fu": "floor_units", "obs": "obstacles"}[prefix])}
+        self._bounds = {i: object_bounds(doc, i) for i in [*doc.racks, *doc.floor_units, *doc.obstacles]}
         for r in self.rules:
             for subject in subjects(doc, r.scope):
                 self._run(r, subject)
