@@ -242,8 +242,32 @@ def amps(current: float) -> str:
     return f"{current:,.0f} A"
 
 
+#: Display conversions for the imperial unit system (figures stay SI inside).
+LB_PER_KG = 2.20462
+PSF_PER_KPA = 20.8854
+GPM_PER_LPM = 0.264172
+
+
+def mass_text(kg: float, basis: DesignBasis) -> str:
+    return f"{kg * LB_PER_KG:,.0f} lb" if basis.units == "imperial" else f"{kg:,.0f} kg"
+
+
+def pressure_text(kpa: float, basis: DesignBasis) -> str:
+    return f"{kpa * PSF_PER_KPA:,.0f} psf" if basis.units == "imperial" else f"{kpa:.1f} kPa"
+
+
+def flow_text(lpm: float, basis: DesignBasis, digits: int = 0) -> str:
+    if basis.units == "imperial":
+        return f"{lpm * GPM_PER_LPM:,.{digits}f} gpm"
+    return f"{lpm:,.{digits}f} L/min"
+
+
+def temperature_text(celsius: float, basis: DesignBasis) -> str:
+    return f"{celsius * 9 / 5 + 32:.1f} °F" if basis.units == "imperial" else f"{celsius:.1f} °C"
+
+
 def describe(doc: Document, obj_id: str) -> list[tuple[str, str]]:
-    """Figures of one object for the properties dock: (label, value with units)."""
+    """Figures of one object for the properties dock: (label, value with units in the plan's unit system)."""
     from planner.rules.context import Context
 
     ctx = Context(doc)
@@ -256,14 +280,14 @@ def describe(doc: Document, obj_id: str) -> list[tuple[str, str]]:
         current = line_current_a(figs.power_w(basis), basis.voltage_v, basis.power_factor)
         feeds = rack_feeds(doc, obj_id)
         share = current / len(feeds) if feeds else current
-        rows += [("Weight", f"{figs.weight_kg:,.0f} kg of {figs.max_load_kg:,.0f} kg"),
-                 ("Floor load", f"{kpa:.1f} kPa ({basis.floor_method})"),
+        rows += [("Weight", f"{mass_text(figs.weight_kg, basis)} of {mass_text(figs.max_load_kg, basis)}"),
+                 ("Floor load", f"{pressure_text(kpa, basis)} ({basis.floor_method})"),
                  ("Power steady", kw(figs.power_steady_w)), ("Power peak", kw(figs.power_peak_w)),
                  ("Liquid heat", kw(figs.liquid_w(basis))), ("Air heat", kw(figs.air_w(basis))),
                  ("Feed current normal", f"{amps(share)} per feed ({len(feeds)} feed{'s' if len(feeds) != 1 else ''})"),
                  ("Feed current failover", amps(current))]
         if figs.liquid_w(basis) > 0:
-            rows.append(("Coolant flow", f"{flow_lpm(figs.liquid_w(basis), basis):,.1f} L/min"))
+            rows.append(("Coolant flow", flow_text(flow_lpm(figs.liquid_w(basis), basis), basis, 1)))
     elif prefix == "bus" and obj_id in doc.busbars:
         feed = feed_figures(ctx, obj_id)
         derated = f"{amps(feed.rating_a)} × {basis.derating:g} = {amps(feed.derated_a)}"
@@ -274,7 +298,8 @@ def describe(doc: Document, obj_id: str) -> list[tuple[str, str]]:
     elif is_cdu(doc, obj_id):
         cdu = cdu_figures(ctx, obj_id)
         rows += [("Racks", str(cdu.racks)), ("Heat", f"{kw(cdu.liquid_w)} of {kw(cdu.capacity_w)}"),
-                 ("Flow required", f"{cdu.flow_required_lpm:,.0f} L/min"),
-                 ("Flow rated", f"{cdu.flow_rated_lpm:,.0f} L/min"),
-                 ("Supply temperature", f"{cdu.supply_c:.1f} °C (max {basis.max_supply_c:.1f} °C)")]
+                 ("Flow required", flow_text(cdu.flow_required_lpm, basis)),
+                 ("Flow rated", flow_text(cdu.flow_rated_lpm, basis)),
+                 ("Supply temperature", (f"{temperature_text(cdu.supply_c, basis)} "
+                                        f"(max {temperature_text(basis.max_supply_c, basis)})"))]
     return rows

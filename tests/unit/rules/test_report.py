@@ -91,3 +91,16 @@ def test_describe_figures():
     cdu = dict(describe(doc, "fu-1"))
     assert cdu["Flow required"] == "881 L/min" and cdu["Supply temperature"] == "35.0 °C (max 45.0 °C)"
     assert describe(doc, "zone-1") == [] and describe(doc, "rack-99") == []
+
+
+def test_describe_in_imperial_units():
+    from planner.io import load
+
+    doc = load(CLEAN)
+    doc.basis.units = "imperial"
+    rack = dict(describe(doc, "rack-1"))
+    # 1,012 kg × 2.20462 = 2,231 lb; 10.34 kPa × 20.8854 = 216 psf
+    assert rack["Weight"] == "2,231 lb of 3,968 lb" and rack["Floor load"] == "216 psf (footprint)"
+    cdu = dict(describe(doc, "fu-1"))
+    # 881.1 L/min × 0.264172 = 233 gpm; 35 °C = 95 °F, 45 °C = 113 °F
+    assert cdu["Flow required"] == "233 gpm" and cdu["Supply temperature"] == "95.0 °F (max 113.0 °F)"
