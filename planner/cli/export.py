@@ -7,8 +7,16 @@ import os
 import sys
 
 from planner.cli.common import load_or_exit
-from planner.export.common import PAPER_SIZES, ExportOptions
+from planner.export.common import PAPER_SIZES, ExportOptions, LabelSheet
 from planner.export.registry import EXPORT_KINDS, export_to
+
+
+def label_sheet(text: str) -> LabelSheet:
+    """argparse type for --label-sheet ("3x10" or "3x10:66.7x25.4")."""
+    try:
+        return LabelSheet.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected COLUMNSxROWS[:WIDTHxHEIGHT] in mm ({exc})") from None
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,6 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--revision", help="revision in the title block (default: the plan's)")
     parser.add_argument("--author", help="author in the title block (default: the plan's)")
     parser.add_argument("--date", help="date in the title block (default: today)")
+    parser.add_argument("--label-sheet", metavar="CxR[:WxH]", type=label_sheet,
+                        help="labels-pdf sheet grid, columns x rows and optionally label width x height in mm "
+                        "(default 3x10:66.7x25.4)")
     parser.set_defaults(func=run)
 
 
@@ -33,9 +44,14 @@ def run(args: argparse.Namespace) -> int:
                             file_name=os.path.basename(args.file))
     if args.date:
         options.date = args.date
+    if args.label_sheet:
+        options.label_sheet = args.label_sheet
     try:
         export_to(doc, args.to, args.output, options)
     except OSError as exc:
         print(f"planner: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except ValueError as exc:
+        print(f"planner: {exc}", file=sys.stderr)
         return 1
     return 0

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 from reportlab.lib.utils import ImageReader
@@ -20,6 +19,7 @@ from planner.export.common import (
     FONT_BOLD,
     MM,
     ExportOptions,
+    LabelSheet,
     Page,
     TitleBlock,
     chunks,
@@ -32,25 +32,6 @@ from planner.export.schedule import CableEnd, CableRow, cable_rows, rows_by_rack
 from planner.model.document import Document, natural_key
 
 TITLE = "Cable labels"
-
-
-@dataclass(frozen=True)
-class LabelSheet:
-    """The label stock: a grid of rows × columns of labels of one size, centred on the paper.
-
-    The default is the common 3 × 10 address-label sheet (66.7 × 25.4 mm labels).
-    """
-
-    columns: int = 3
-    rows: int = 10
-    width_mm: float = 66.7
-    height_mm: float = 25.4
-    gap_x_mm: float = 3.2
-    gap_y_mm: float = 0.0
-
-    @property
-    def per_sheet(self) -> int:
-        return self.columns * self.rows
 
 
 def qr_payload(row: CableRow) -> str:
@@ -120,7 +101,13 @@ def write_labels_pdf(doc: Document, out: io.BufferedIOBase, options: ExportOptio
                      sheet: LabelSheet | None = None) -> int:
     """Write the label sheets; returns the number of labels (two per cable)."""
     options = options or ExportOptions()
-    sheet = sheet or LabelSheet()
+    sheet = sheet or options.label_sheet
+    width, height = page_size(doc, options)
+    grid_w = sheet.columns * sheet.width_mm + (sheet.columns - 1) * sheet.gap_x_mm
+    grid_h = sheet.rows * sheet.height_mm + (sheet.rows - 1) * sheet.gap_y_mm
+    if grid_w * MM > width or grid_h * MM > height - 2 * 6 * MM:
+        raise ValueError(f"{sheet.columns} × {sheet.rows} labels of {sheet.width_mm:g} × {sheet.height_mm:g} mm "
+                         f"do not fit on {options.paper or doc.basis.paper} paper")
     block = TitleBlock.of(doc, options, TITLE)
     size = page_size(doc, options)
     entries = label_entries(doc)

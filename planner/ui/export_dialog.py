@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from planner.export.common import PAPER_SIZES, ExportCancelled, ExportOptions
+from planner.export.common import PAPER_SIZES, ExportCancelled, ExportOptions, LabelSheet
 from planner.export.plan_drawing import scale_bar_length
 from planner.export.registry import EXPORT_KINDS, export_to
 from planner.model.document import Document
@@ -167,6 +167,10 @@ class ExportDialog(QDialog):
         form.addRow("Revision", self.revision_edit)
         form.addRow("Author", self.author_edit)
         form.addRow("Date", self.date_edit)
+        self.sheet_edit = QLineEdit("3x10:66.7x25.4")
+        self.sheet_edit.setToolTip("Label sheet: columns x rows, then label width x height in mm")
+        if kind == "labels-pdf":
+            form.addRow("Label sheet", self.sheet_edit)
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
         self.progress.setValue(0)
@@ -190,13 +194,14 @@ class ExportDialog(QDialog):
             self.path_edit.setText(name)
 
     def options(self) -> ExportOptions:
+        """The dialog's fields as export options; raises ValueError for a malformed label sheet."""
         return ExportOptions(paper=self.paper_combo.currentText(), revision=self.revision_edit.text(),
                              author=self.author_edit.text(), date=self.date_edit.text().strip(),
-                             file_name=self.file_name)
+                             file_name=self.file_name, label_sheet=LabelSheet.parse(self.sheet_edit.text()))
 
     def _set_running(self, running: bool) -> None:
         for widget in (self.export_button, self.path_edit, self.paper_combo, self.revision_edit, self.author_edit,
-                       self.date_edit):
+                       self.date_edit, self.sheet_edit):
             widget.setEnabled(not running and (widget is not self.paper_combo or self.kind not in
                                                EXPORT_KINDS or EXPORT_KINDS[self.kind].paper))
 
@@ -205,7 +210,11 @@ class ExportDialog(QDialog):
         if not path or not os.path.isdir(os.path.dirname(os.path.abspath(path))):
             self.status.setText("Choose a file in an existing folder.")
             return
-        options = self.options()
+        try:
+            options = self.options()
+        except ValueError as exc:
+            self.status.setText(f"Label sheet: {exc}")
+            return
         if self.kind == PNG_KIND:
             try:
                 render_plan_png(self.window_ref, path, options)

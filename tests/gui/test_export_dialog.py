@@ -121,3 +121,14 @@ def test_atomic_write_keeps_the_old_file_on_failure(tmp_path):
     with pytest.raises(RuntimeError):
         write_atomic(target, fail)
     assert target.read_text() == "old" and len(list(tmp_path.iterdir())) == 1
+
+
+def test_label_sheet_field_sets_the_grid(window, qtbot, tmp_path):
+    dialog = ExportDialog(window, "labels-pdf")
+    qtbot.addWidget(dialog)
+    dialog.sheet_edit.setText("2x7:99.1x38.1")
+    assert dialog.options().label_sheet.per_sheet == 14
+    dialog.sheet_edit.setText("two by seven")
+    dialog.path_edit.setText(str(tmp_path / "labels.pdf"))
+    dialog.start_export()
+    assert "Label sheet" in dialog.status.text() and dialog.worker is None

@@ -69,3 +69,12 @@ def test_bom_json_and_csv(plan_file, few_cables_doc, capsys):
     assert main(["bom", str(plan_file), "--csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert {r["section"] for r in rows} >= {"equipment", "tap-off", "cable", "transceiver"}
+
+
+def test_label_sheet_option_and_a_grid_that_does_not_fit(plan_file, few_cables_doc, tmp_path, capsys):
+    out = tmp_path / "labels.pdf"
+    assert main(["export", str(plan_file), "--to", "labels-pdf", "-o", str(out), "--label-sheet", "2x7:99.1x38.1"]) == 0
+    assert len(PdfReader(str(out)).pages) == -(-2 * len(few_cables_doc.links) // 14)
+    too_big = tmp_path / "big.pdf"
+    assert main(["export", str(plan_file), "--to", "labels-pdf", "-o", str(too_big), "--label-sheet", "3x20:99x38"]) == 1
+    assert "do not fit" in capsys.readouterr().err and not too_big.exists()
