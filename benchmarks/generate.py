@@ -4,15 +4,16 @@ Racks of 8 liquid-cooled 8-GPU nodes in rows of 32 with alternating fronts (cold
 two row CDUs and A/B busbar segments per row, network racks of 1U 64-port switches, and a
 rail-optimised three-tier fabric (two tiers when it fits) with every link labelled. It does not
 use the fabric generator on purpose: it is the fixed yardstick the generator, validation and
-exports are timed against.
+exports are timed against. Lengths and media come from the fabric's router, so the plan has
+no stale-length findings.
 """
 
 from __future__ import annotations
 
 import math
 
+from planner.fabric.routing import Router
 from planner.model import BusbarRun, Device, Document, FloorUnit, Link, Rack, Zone
-from planner.model.geometry import RACK_UNIT_M
 
 NODE = "node-8gpu-liquid-4u"
 SWITCH = "sw-64x400g-1u"
@@ -113,15 +114,15 @@ def build_plan(gpus: int) -> Document:
 
     rack_of = {r.id: r for r in racks}
 
+    router = Router(doc)
+
     def connect(a: Device, a_port: str, b: Device, b_port: str, tier: str, rail: int = 0) -> None:
         ra, rb = rack_of[a.rack], rack_of[b.rack]
-        run = abs(ra.x - rb.x) + abs(ra.y - rb.y) + (a.u + b.u) * RACK_UNIT_M + 1.0
-        length = round(run * 1.1 + 0.3, 2)
-        media = "dac" if run < 2 else "sr4" if length <= 50 else "dr4"
-        stock = next(s for s in catalog.media[media].stock_lengths_m + [1e9] if s >= length)
+        routed = router.route(a.id, b.id, tier)
         label = f"{ra.name}-U{a.u}-{a.name}-{a_port} ↔ {rb.name}-U{b.u}-{b.name}-{b_port}"
         doc.add(Link(id=f"link-{len(doc.links) + 1}", a_device=a.id, a_port=a_port, b_device=b.id, b_port=b_port,
-                     tier=tier, rail=rail, media=media, length_m=length, stock_m=stock, label=label))
+                     tier=tier, rail=rail, media=routed.media, length_m=routed.length_m, stock_m=routed.stock_m,
+                     label=label))
 
     for n, node in enumerate(nodes):
         su, slot = divmod(n, su_nodes)

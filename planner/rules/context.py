@@ -7,6 +7,7 @@ a drag re-computes the figures of one rack, not of the hall.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import shapely
@@ -49,6 +50,17 @@ class Context:
         self._shapes: dict[str, Any] = {}
         self._outline: Polygon | None = None
         self._outline_built = False
+        self._memo: dict[str, Any] = {}
+
+    def memo(self, key: str, factory: Callable[[], Any]) -> Any:
+        """A value computed once per validation pass (a full run or one update), e.g. a router."""
+        if key not in self._memo:
+            self._memo[key] = factory()
+        return self._memo[key]
+
+    def end_pass(self) -> None:
+        """Forget the per-pass values: the next edit may have changed what they were made from."""
+        self._memo.clear()
 
     # ------------------------------------------------------------------ figures
     def rack(self, rack_id: str) -> RackFigures:

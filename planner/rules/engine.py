@@ -24,6 +24,10 @@ Write a module with functions decorated by ``@rule`` and add its name to ``RULE_
   largest clearance in the design basis), the busbars and CDUs they are assigned to (old and
   new), and the racks on a changed busbar or CDU. A rule must read nothing else: its result
   for a subject may depend only on what these neighbourhoods cover.
+- ``shared`` (optional) computes inputs every subject of the rule depends on, beyond its
+  neighbourhood (N8: where the cross-aisle trays run, which any rack move can shift). After an
+  edit the engine recomputes it, and if its value changed the rule re-runs for all subjects.
+  Values that one pass needs more than once are kept with ``ctx.memo(key, factory)``.
 - ``basis`` lists the design-basis fields it uses as thresholds; ``source`` is the standard or
   datasheet behind the limit, ``source_field`` a basis field whose ``DesignBasis.source()``
   is cited instead (a plan can annotate its own sources).
@@ -35,7 +39,7 @@ The incremental result always equals a full run (tests/property/test_incremental
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from planner.commands.base import Change
@@ -73,6 +77,7 @@ class Rule:
     basis: tuple[str, ...] = ()
     source: str = ""
     source_field: str | None = None
+    shared: Callable[[Context], Hashable] | None = None
 
     @property
     def key(self) -> str:
@@ -104,14 +109,16 @@ _loaded = False
 
 
 def rule(rule_id: str, *, scope: str, reads: Iterable[str], title: str = "", basis: Iterable[str] = (),
-         source: str = "", source_field: str | None = None) -> Callable[[Check], Check]:
+         source: str = "", source_field: str | None = None,
+         shared: Callable[[Context], Hashable] | None = None) -> Callable[[Check], Check]:
     """Register a check in the catalogue (see the module docstring)."""
     if scope not in SCOPES:
         raise ValueError(f"unknown scope {scope!r}")
 
     def register(fn: Check) -> Check:
         new = Rule(id=rule_id, title=title or (fn.__doc__ or fn.__name__).strip().splitlines()[0], scope=scope,
-                   reads=frozenset(reads), check=fn, basis=tuple(basis), source=source, source_field=source_field)
+                   reads=frozenset(reads), check=fn, basis=tuple(basis), source=source, source_field=source_field,
+                   shared=shared)
         _REGISTRY[new.key] = new
         return fn
 
@@ -196,6 +203,7 @@ class Validator:
         self._results: dict[tuple[str, str], list[Finding]] = {}
         self._device_rack: dict[str, str] = {}
         self._bounds: dict[str, tuple[float, float, float, float]] = {}
+        self._shared: dict[str, Hashable] = {}
         self._sorted: list[Finding] | None = None
         self.full_run()
 
@@ -215,9 +223,11 @@ class Validator:
         self._sorted = None
         self._device_rack = {d.id: d.rack for d in doc.devices.values()}
         self._bounds = {i: object_bounds(doc, i) for i in [*doc.racks, *doc.floor_units, *doc.obstacles]}
+        self._shared = {r.key: r.shared(self.ctx) for r in self.rules if r.shared}
         for r in self.rules:
             for subject in subjects(doc, r.scope):
                 self._run(r, subject)
+        self.ctx.end_pass()
         return Delta(added=self.findings, removed=before, full=True)
 
     def _run(self, r: Rule, subject: str) -> list[Finding]:
@@ -243,12 +253,19 @@ class Validator:
         dirty = self._dirty(change)
         delta = Delta()
         for r in rules:
-            for subject in dirty[r.scope]:
+            targets = dirty[r.scope]
+            if r.shared:
+                value = r.shared(self.ctx)
+                if value != self._shared.get(r.key):
+                    self._shared[r.key] = value
+                    targets = targets | set(subjects(self.doc, r.scope))
+            for subject in targets:
                 old = self._results.pop((r.key, subject), [])
                 new = self._run(r, subject) if _exists(self.doc, r.scope, subject) else []
                 if old != new:
                     delta.removed.extend(old)
                     delta.added.extend(new)
+        self.ctx.end_pass()
         if delta:
             self._sorted = None
         return delta

@@ -4,9 +4,10 @@ oversubscription, reachability, media reach, and cable lengths gone stale after 
 Per-cable checks (N1 rail, N3 speed, N7 reach) are LINK-scoped. Checks that look at a
 switch's or the whole fabric's cables (N2 ports used once, N4 even spreading, N5 uplink
 bandwidth, N6 reachability) are HALL-scoped: the engine does not mark a device dirty when
-one of its cables changes, and one pass over the links answers them all. N8 (HALL) re-routes
-every cable when a rack moves and reports cables whose stored length no longer matches:
-an error where the new length exceeds the stock length bought, a warning otherwise.
+one of its cables changes, and one pass over the links answers them all. N8 (LINK) re-routes
+the cables of a moved rack (all cables when the cross-aisle trays move) and reports each cable
+whose stored length no longer matches: an error where the new length exceeds the stock length
+bought, a warning otherwise.
 """
 
 from __future__ import annotations
@@ -192,30 +193,35 @@ _ROUTE_READS = {*_ENDS, "link.length_m", "link.media", "dev.rack", "dev.u", "dev
                 "rack.x", "rack.y", "rack.rotation", "rack.row", "rack.type", "rack.name"}
 
 
-@rule("N8", scope=HALL, reads=_ROUTE_READS, basis=("cable_slack_fraction", "cable_slack_min_m", "tray_height_m"),
-      source="DESIGN §5 Cables: routed length with slack", title="Cable lengths match their routes")
-def lengths_current(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
-    """After racks move, stored lengths go stale: say how many, and which no longer reach."""
+def _router(ctx: Context) -> Router:
+    return ctx.memo("router", lambda: Router(ctx.doc))
+
+
+def _tray_crossings(ctx: Context) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Where the cross-aisle trays run: set by the row ends and network racks, so any move can shift them."""
+    router = _router(ctx)
+    return tuple(router.cross_x), tuple(router.cross_y)
+
+
+@rule("N8", scope=LINK, reads=_ROUTE_READS, basis=("cable_slack_fraction", "cable_slack_min_m", "tray_height_m"),
+      source="DESIGN §5 Cables: routed length with slack", title="Cable lengths match their routes",
+      shared=_tray_crossings)
+def length_current(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
+    """After racks move, a stored length goes stale: an error where the cable bought is now too short."""
     doc = ctx.doc
-    fabric = [link for link in doc.links.values() if link.tier in TIERS and link.length_m > 0
-              and link.a_device in doc.devices and link.b_device in doc.devices]
-    if not fabric:
+    link = doc.links[link_id]
+    if link.tier not in TIERS or link.length_m <= 0 or link.a_device not in doc.devices \
+            or link.b_device not in doc.devices:
         return
-    router = Router(doc)
-    stale, beyond = [], []
-    for link in sorted(fabric, key=lambda link: natural_key(link.id)):
-        result = router.route(link.a_device, link.b_device, link.tier)
-        if abs(result.length_m - link.length_m) > 0.005:
-            if link.stock_m and result.length_m > link.stock_m + 1e-9:
-                beyond.append((link, result.length_m))
-            else:
-                stale.append((link, result.length_m))
-    for links, severity, what in ((beyond, ERROR, "now need more than their stock length"),
-                                  (stale, WARNING, "have lengths that no longer match their routes")):
-        if not links:
-            continue
-        shown = "; ".join(f"{link.label or link.id}: {link.length_m:.2f} → {new:.2f} m" for link, new in links[:3])
-        more = f" and {len(links) - 3} more" if len(links) > 3 else ""
-        yield r.finding(ctx, severity, tuple(link.id for link, _ in links),
-                        f"{len(links)} cable{'s' if len(links) != 1 else ''} {what} ({shown}{more}); "
-                        "Plan ▸ Recompute cable lengths")
+    now = _router(ctx).route(link.a_device, link.b_device, link.tier).length_m
+    if abs(now - link.length_m) <= 0.005:
+        return
+    name = link.label or link.id
+    if link.stock_m and now > link.stock_m + 1e-9:
+        yield r.finding(ctx, ERROR, (link_id,),
+                        f"{name}: route now {now:.2f} m, longer than its {link.stock_m:g} m stock cable "
+                        f"(stored {link.length_m:.2f} m); Plan ▸ Recompute cable lengths")
+    else:
+        yield r.finding(ctx, WARNING, (link_id,),
+                        f"{name}: stored length {link.length_m:.2f} m no longer matches its route "
+                        f"({now:.2f} m); Plan ▸ Recompute cable lengths")
