@@ -188,13 +188,9 @@ class CableFilterProxy(QSortFilterProxyModel):
         self._words: list[str] = []
 
     def set_filter_text(self, text: str) -> None:
-        if hasattr(self, "beginFilterChange"):  # Qt ≥ 6.10; invalidateFilter() is deprecated there
-            self.beginFilterChange()
-            self._words = text.lower().split()
-            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-        else:
-            self._words = text.lower().split()
-            self.invalidateFilter()
+        self.beginFilterChange()
+        self._words = text.lower().split()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
         if not self._words:

@@ -98,8 +98,9 @@ class FindingsFilter(QSortFilterProxyModel):
         self.family = ""
 
     def set_filter(self, severities: set[str], family: str) -> None:
+        self.beginFilterChange()
         self.severities, self.family = set(severities), family
-        self.invalidateFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:
         finding = self.sourceModel().findings[row]
