@@ -47,6 +47,7 @@ from planner.rules.finding import ERROR, WARNING, Finding
 from planner.rules.report import build_report
 
 TITLE = "Commissioning document"
+TABLE_CHUNK = 40
 BOX = "☐"
 
 BODY = ParagraphStyle("body", fontName=FONT, fontSize=8.5, leading=11)
@@ -68,6 +69,12 @@ def fmt(value: Any, digits: int = 1) -> str:
 
 def _cell(text: str) -> Paragraph:
     return Paragraph(markup(text), SMALL)
+
+
+def _tables(header: list[str], rows: list[list[Any]], widths: list[float] | None = None) -> list[Table]:
+    """Long tables as a run of short ones (each with the header): reportlab splits one long
+    table across pages in quadratic time, which stalls on a hall's thousands of rows."""
+    return [_table(header, rows[start:start + TABLE_CHUNK], widths) for start in range(0, len(rows), TABLE_CHUNK)]
 
 
 def _table(header: list[str], rows: list[list[Any]], widths: list[float] | None = None) -> Table:
@@ -129,7 +136,7 @@ def _survey(doc: Document, report: dict) -> list:
                          ("handoffs", "Hand-off points: power, coolant and network")):
         header, rows = tables[key]
         story.append(Paragraph(heading, H2))
-        story.append(_table(header, rows) if rows else Paragraph("None in the plan.", BODY))
+        story.extend(_tables(header, rows) if rows else [Paragraph("None in the plan.", BODY)])
     story.append(Spacer(1, 8))
     story.append(Paragraph("Surveyed by ____________________  date __________  "
                            "site facts agree with the above: yes ☐ no ☐ (note differences overleaf)", BODY))
@@ -201,7 +208,7 @@ def _tune(doc: Document) -> list:
                          ("scaling", "Scaling test (efficiency against the smallest run)")):
         header, rows = tables[key]
         story.append(Paragraph(heading, H2))
-        story.append(_table(header, rows) if rows else Paragraph("No cabled rails in the plan.", BODY))
+        story.extend(_tables(header, rows) if rows else [Paragraph("No cabled rails in the plan.", BODY)])
     return story
 
 
@@ -218,8 +225,8 @@ def _handover(doc: Document, findings: list[Finding]) -> list:
             return getattr(obj, "name", obj_id) if obj is not None else obj_id
 
         rows = [[f.severity, f.rule, ", ".join(name(s) for s in f.subjects), f.message, f.source] for f in findings]
-        story.append(_table(["severity", "rule", "subjects", "finding", "source"], rows,
-                            widths=[48, 30, 70, 250, 120]))
+        story.extend(_tables(["severity", "rule", "subjects", "finding", "source"], rows,
+                             widths=[48, 30, 70, 250, 120]))
     else:
         story.append(Paragraph("None: validation reports no errors or warnings.", BODY))
     story.append(Spacer(1, 8))
