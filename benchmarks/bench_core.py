@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from generate import build_plan  # noqa: E402
+from generate import build_plan
 
-from planner.io import load, save  # noqa: E402
+from planner.io import load, save
 
 PEAK_RSS = """
 import resource, sys
@@ -48,8 +48,8 @@ def main() -> None:
         for gpus in (int(g) for g in args.gpus.split(",")):
             doc = build_plan(gpus)
             path = Path(tmp) / f"plan-{gpus}.hall"
-            save_s = median_time(lambda: save(doc, path), args.runs)
-            load_s = median_time(lambda: load(path), args.runs)
+            save_s = median_time(lambda doc=doc, path=path: save(doc, path), args.runs)
+            load_s = median_time(lambda path=path: load(path), args.runs)
             rss_kb = int(subprocess.run([sys.executable, "-c", PEAK_RSS, str(path)], capture_output=True,
                                         text=True, check=True).stdout)
             size_mb = path.stat().st_size / 1e6
