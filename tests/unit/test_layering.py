@@ -22,6 +22,10 @@ print("ok", len(sys.argv) - 1)
 """
 
 
+# "-I": the check must import the installed package, not the source tree in the working folder
+# (resources/ becomes planner.resources only in an install).
+
+
 def core_modules() -> list[str]:
     names = []
     for info in pkgutil.walk_packages(planner.__path__, "planner."):
@@ -34,11 +38,11 @@ def core_modules() -> list[str]:
 def test_core_modules_import_without_qt():
     modules = core_modules()
     assert "planner.model.document" in modules and "planner.io.hallfile" in modules
-    result = subprocess.run([sys.executable, "-c", CHECK, *modules], capture_output=True, text=True, check=False)
+    result = subprocess.run([sys.executable, "-I", "-c", CHECK, *modules], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == f"ok {len(modules)}"
 
 
 def test_blocker_catches_a_qt_import():
-    result = subprocess.run([sys.executable, "-c", CHECK, "planner.ui.main_window"], capture_output=True, text=True, check=False)
+    result = subprocess.run([sys.executable, "-I", "-c", CHECK, "planner.ui.main_window"], capture_output=True, text=True, check=False)
     assert result.returncode != 0 and "Qt imported" in result.stderr
