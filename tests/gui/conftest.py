@@ -50,3 +50,22 @@ def no_blocking_prompts(monkeypatch):
         monkeypatch.setattr(QFileDialog, name, staticmethod(lambda *_a, **_k: ("", "")))
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *_a, **_k: ""))
     return asked
+
+
+@pytest.fixture
+def make_view(qtbot):
+    """Factory: a shown, hall-fitted PlanView over a session (or a document) at a given size."""
+    from planner.ui.plan.view import PlanView
+    from planner.ui.session import DocumentSession
+
+    def make(session_or_doc, size=(1000, 700)):
+        session = session_or_doc if isinstance(session_or_doc, DocumentSession) else DocumentSession(session_or_doc)
+        plan = PlanView(session)
+        qtbot.addWidget(plan)
+        plan.resize(*size)
+        plan.show()
+        qtbot.waitExposed(plan)
+        plan.fit_to_hall()
+        return plan
+
+    return make

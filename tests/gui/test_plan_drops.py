@@ -26,14 +26,8 @@ def session(example_doc):
 
 
 @pytest.fixture
-def view(qtbot, session):
-    plan = PlanView(session)
-    qtbot.addWidget(plan)
-    plan.resize(1000, 700)
-    plan.show()
-    qtbot.waitExposed(plan)
-    plan.fit_to_hall()
-    return plan
+def view(make_view, session):
+    return make_view(session)
 
 
 @pytest.fixture

@@ -19,22 +19,11 @@ from planner.ui.plan import items as plan_items
 from planner.ui.plan.items import SEVERITY_COLOURS
 from planner.ui.plan.units import to_scene
 from planner.ui.plan.view import PlanView
-from planner.ui.session import DocumentSession
-
-
-def make_view(qtbot, doc, size=(1000, 700)) -> PlanView:
-    plan = PlanView(DocumentSession(doc))
-    qtbot.addWidget(plan)
-    plan.resize(*size)
-    plan.show()
-    qtbot.waitExposed(plan)
-    plan.fit_to_hall()
-    return plan
 
 
 @pytest.fixture
-def view(qtbot, example_doc):
-    return make_view(qtbot, example_doc)
+def view(make_view, example_doc):
+    return make_view(example_doc)
 
 
 def at(view: PlanView, x_m: float, y_m: float) -> QPoint:
@@ -172,11 +161,11 @@ def _repaint_ms(view: PlanView, reset_cache: bool) -> tuple[float, float]:
     return (time.perf_counter() - wall) * 1000, (time.thread_time() - cpu) * 1000
 
 
-def test_full_view_repaint_of_the_benchmark_hall(qtbot, capsys):
+def test_full_view_repaint_of_the_benchmark_hall(qtbot, make_view, capsys):
     """Prints the repaint time of the 32,768-GPU plan at fit-to-hall (target < 50 ms)."""
     doc = _benchmark_plan(32768)
     started = time.perf_counter()
-    view = make_view(qtbot, doc, size=(1600, 1000))
+    view = make_view(doc, size=(1600, 1000))
     build_s = time.perf_counter() - started
     first = _repaint_ms(view, False)
     warm = [_repaint_ms(view, False) for _ in range(10)]

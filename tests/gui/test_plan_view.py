@@ -12,19 +12,11 @@ from planner.model.document import Document
 from planner.ui.plan.overlays import nice_length
 from planner.ui.plan.units import snap_m, to_scene
 from planner.ui.plan.view import PlanView
-from planner.ui.session import DocumentSession
 
 
 @pytest.fixture
-def view(qtbot, example_doc):
-    session = DocumentSession(example_doc)
-    plan = PlanView(session)
-    qtbot.addWidget(plan)
-    plan.resize(1000, 700)
-    plan.show()
-    qtbot.waitExposed(plan)
-    plan.fit_to_hall()
-    return plan
+def view(make_view, example_doc):
+    return make_view(example_doc)
 
 
 def at(view: PlanView, x_m: float, y_m: float) -> QPoint:
