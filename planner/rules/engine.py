@@ -135,25 +135,20 @@ def all_rules() -> list[Rule]:
     return sorted(_REGISTRY.values(), key=lambda r: (r.family, int(r.id[len(r.family):] or 0), r.scope))
 
 
+#: Scopes whose subjects are exactly one collection of the document.
+_COLLECTION_OF_SCOPE = {RACK: "racks", FLOOR_UNIT: "floor_units", BUSBAR: "busbars", ZONE: "zones",
+                        DEVICE: "devices", LINK: "links"}
+
+
 def subjects(doc: Document, scope: str) -> Iterator[str]:
     """Every subject of a scope in the document."""
-    if scope == RACK:
-        yield from doc.racks
-    elif scope == FLOOR_UNIT:
-        yield from doc.floor_units
-    elif scope == BUSBAR:
-        yield from doc.busbars
-    elif scope == ZONE:
-        yield from doc.zones
-    elif scope == DEVICE:
-        yield from doc.devices
-    elif scope == LINK:
-        yield from doc.links
-    elif scope == HALL:
+    if scope == HALL:
         yield HALL_SUBJECT
     elif scope == CDU:
         yield from (u.id for u in doc.floor_units.values() if doc.catalog[u.type].kind == ROW_CDU)
         yield from (d.id for d in doc.devices.values() if doc.catalog[d.type].kind == RACK_CDU)
+    else:
+        yield from getattr(doc, _COLLECTION_OF_SCOPE[scope])
 
 
 def _exists(doc: Document, scope: str, subject: str) -> bool:
@@ -161,10 +156,9 @@ def _exists(doc: Document, scope: str, subject: str) -> bool:
         return True
     if scope == CDU:
         obj = doc.find(subject)
-        return obj is not None and prefix_of(subject) in ("fu", "dev") and doc.catalog[obj.type].kind in (ROW_CDU, RACK_CDU)
-    collection = {RACK: doc.racks, FLOOR_UNIT: doc.floor_units, BUSBAR: doc.busbars, ZONE: doc.zones,
-                  DEVICE: doc.devices, LINK: doc.links}[scope]
-    return subject in collection
+        return obj is not None and prefix_of(subject) in ("fu", "dev") and \
+            doc.catalog[obj.type].kind in (ROW_CDU, RACK_CDU)
+    return subject in getattr(doc, _COLLECTION_OF_SCOPE[scope])
 
 
 def changed_keys(change: Change) -> set[str]:
