@@ -8,7 +8,6 @@ from typing import Any
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from planner.commands.base import SetAttributes
 from planner.model.basis import DesignBasis
+from planner.ui.dialogs.parts import ok_cancel
 from planner.ui.session import DocumentSession
 
 #: (field, label, choices as (value, text)) of the multiple-choice values.
@@ -98,9 +98,7 @@ class BasisDialog(QDialog):
                 spin.setToolTip(basis.source(name))
                 self.spins[name] = spin
                 forms[group].addRow(label, spin)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel(self)
         layout.addWidget(buttons)
 
     def changes(self) -> dict[str, Any]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
     QLabel,
@@ -24,6 +23,7 @@ from planner.commands.edits import Refusal
 from planner.fabric import FabricError, generate_fabric
 from planner.fabric.sizing import default_switch, design_fabric, node_devices, rails_of
 from planner.model.catalog import SWITCH
+from planner.ui.dialogs.parts import error_label, ok_cancel
 from planner.ui.session import DocumentSession
 
 PLACEMENT_LABELS = {"middle": "Middle of the row", "end": "End of the row"}
@@ -51,17 +51,12 @@ class GenerateFabricDialog(QDialog):
             self.placement.addItem(label, key)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
-        self.error = QLabel()
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b00020")
+        self.error = error_label()
         form = QFormLayout()
         form.addRow("Switch type", self.switch)
         form.addRow("Oversubscription", self.oversubscription)
         form.addRow("New network racks", self.placement)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.button(QDialogButtonBox.Ok).setText("Generate")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel(self, "Generate")
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.summary)

@@ -12,10 +12,8 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
-    QLabel,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -34,6 +32,7 @@ from planner.model.catalog import NODE, SWITCH, builtin_catalog
 from planner.model.document import Document
 from planner.rules.engine import validate
 from planner.rules.finding import ERROR
+from planner.ui.dialogs.parts import error_label, ok_cancel
 
 TEMPLATE_LABELS = {"starter": "Starter: one rack, up to 4 nodes",
                    "pod": "Pod: one row, up to 32 nodes",
@@ -62,19 +61,14 @@ class TemplateDialog(QDialog):
         self.rack_kw.setRange(1.0, 200.0)
         self.rack_kw.setSuffix(" kW")
         self.rack_kw.setDecimals(1)
-        self.error = QLabel()
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b00020")
+        self.error = error_label()
         form = QFormLayout()
         form.addRow("Template", self.template)
         form.addRow("GPU nodes", self.nodes)
         form.addRow("Node type", self.node_type)
         form.addRow("Switch type", self.switch)
         form.addRow("Rack power budget", self.rack_kw)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.button(QDialogButtonBox.Ok).setText("Create")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel(self, "Create")
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.error)

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
     QLineEdit,
@@ -38,6 +37,7 @@ from planner.model.catalog import (
 )
 from planner.model.document import Document
 from planner.ui.dialogs.new_hall import spin
+from planner.ui.dialogs.parts import ok_cancel
 
 KIND_LABELS = {
     NODE: "GPU node", SWITCH: "Switch", STORAGE: "Storage node", RACK_PDU: "Rack PDU (0U)",
@@ -121,9 +121,7 @@ class CustomTypeDialog(QDialog):
         self.boxes["ports_per_cage"].setValue(1)
         self.form.addRow("Source of figures", self.source)
         self.kind.currentIndexChanged.connect(self._show_fields)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel(self)
         layout = QVBoxLayout(self)
         layout.addLayout(self.form)
         layout.addWidget(buttons)

@@ -11,7 +11,6 @@ from typing import Any
 
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QLabel,
     QMessageBox,
     QTabWidget,
@@ -30,6 +29,7 @@ from planner.ui.dialogs.feature_table import (
     is_rectangle,
     rectangle,
 )
+from planner.ui.dialogs.parts import ok_cancel
 
 _RECT = [Column("x min (m)"), Column("y min (m)"), Column("x max (m)", default=0.6), Column("y max (m)", default=0.6)]
 _ZONE_FIELDS = ("rating_kpa", "tile_rating_kn", "rolling_rating_kn", "tile_size_m", "air_capacity_kw")
@@ -89,9 +89,7 @@ class HallFeaturesDialog(QDialog):
         hint = QLabel("Plan coordinates in metres: origin at the north-west corner, x east, y south. "
                       "Tile (kN) 0 means slab floor; a zone's rating is its distributed load limit.")
         hint.setWordWrap(True)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel(self)
         layout = QVBoxLayout(self)
         layout.addWidget(tabs)
         layout.addWidget(hint)

@@ -11,7 +11,6 @@ from dataclasses import fields
 from PySide6.QtWidgets import (
     QButtonGroup,
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
     QLabel,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from planner.model.document import Document
 from planner.model.objects import Point, Zone
+from planner.ui.dialogs.parts import ok_cancel
 
 _ZONE_DEFAULTS = {f.name: f.default for f in fields(Zone)}
 
@@ -71,9 +71,7 @@ class NewHallDialog(QDialog):
         note = QLabel("The floor becomes one zone with these ratings. Columns, more zones and doors "
                       "come next; all of it stays editable (Plan ▸ Hall features…).")
         note.setWordWrap(True)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel(self)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(note)

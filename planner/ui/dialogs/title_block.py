@@ -10,7 +10,6 @@ from dataclasses import fields
 
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QLineEdit,
     QPlainTextEdit,
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from planner.commands import Command, SetAttributes
 from planner.model.objects import Meta
+from planner.ui.dialogs.parts import ok_cancel
 
 _LABELS = {"project": "Project", "hall": "Hall", "revision": "Revision", "author": "Author", "notes": "Notes"}
 
@@ -42,9 +42,7 @@ class TitleBlockDialog(QDialog):
                 edit = QLineEdit(value)
             self.edits[field.name] = edit
             form.addRow(_LABELS.get(field.name, field.name.capitalize()), edit)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel(self)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(buttons)
