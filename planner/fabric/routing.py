@@ -96,25 +96,34 @@ class Router:
     def run(self, a_device: str, b_device: str) -> tuple[float, list[Point]]:
         """Routed run in metres (no slack) and its plan polyline."""
         da, db = self.devices[a_device], self.devices[b_device]
-        pa, pb = self.places[da.rack], self.places[db.rack]
         za, zb = self.height_m(a_device), self.height_m(b_device)
         if da.rack == db.rack:
-            return abs(za - zb), [(pa.x, pa.y)]
+            return abs(za - zb), [(self.places[da.rack].x, self.places[da.rack].y)]
+        pa, pb = self.places[da.rack], self.places[db.rack]
         vertical = (pa.top_m - za + self.tray) + (pb.top_m - zb + self.tray)
+        horizontal, points = self.tray_path(da.rack, db.rack)
+        return vertical + horizontal, points
+
+    def tray_path(self, a_rack: str, b_rack: str) -> tuple[float, list[Point]]:
+        """Length along the trays between two racks and its plan polyline: one point in the same
+        rack, two along one row tray, four when the cable crosses between rows."""
+        pa, pb = self.places[a_rack], self.places[b_rack]
+        if a_rack == b_rack:
+            return 0.0, [(pa.x, pa.y)]
         if pa.along_x:
             a_along, a_across, b_along, b_across, crossings = pa.x, pa.y, pb.x, pb.y, self.cross_x
         else:
             a_along, a_across, b_along, b_across, crossings = pa.y, pa.x, pb.y, pb.x, self.cross_y
         same_row = (pa.row and pa.row == pb.row) or abs(a_across - b_across) < 0.05
         if same_row:
-            return vertical + abs(a_along - b_along), [(pa.x, pa.y), (pb.x, pb.y)]
+            return abs(a_along - b_along), [(pa.x, pa.y), (pb.x, pb.y)]
         cross = self._best_crossing(crossings, a_along, b_along)
         horizontal = abs(a_along - cross) + abs(a_across - b_across) + abs(cross - b_along)
         if pa.along_x:
             points = [(pa.x, pa.y), (cross, pa.y), (cross, pb.y), (pb.x, pb.y)]
         else:
             points = [(pa.x, pa.y), (pa.x, cross), (pb.x, cross), (pb.x, pb.y)]
-        return vertical + horizontal, points
+        return horizontal, points
 
     @staticmethod
     def _best_crossing(crossings: list[float], a: float, b: float) -> float:
@@ -132,9 +141,16 @@ class Router:
     def choose(self, length_m: float, switch_to_switch: bool) -> MediaChoice:
         return choose_media(self.media, length_m, switch_to_switch, self.ethernet)
 
+    def length(self, a_device: str, b_device: str) -> float:
+        """The cable length to order for this route: run plus slack, rounded up to the centimetre."""
+        return self.rounded(self.run(a_device, b_device)[0])
+
+    def rounded(self, run_m: float) -> float:
+        return math.ceil(self.with_slack(run_m) * 100 - 1e-6) / 100
+
     def route(self, a_device: str, b_device: str, tier: str = "") -> RouteResult:
         run_m, points = self.run(a_device, b_device)
-        length = math.ceil(self.with_slack(run_m) * 100 - 1e-6) / 100
+        length = self.rounded(run_m)
         s2s = tier != TIER_NODE_LEAF and self._switch_kind[a_device] and self._switch_kind[b_device]
         choice = self.choose(length, s2s) if length > 0 else NO_MEDIA
         return RouteResult(length, choice.stock_m, choice.media, points, run_m)

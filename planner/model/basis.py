@@ -54,6 +54,12 @@ class DesignBasis:
     cable_slack_fraction: float = 0.10
     cable_slack_min_m: float = 0.3
     tray_height_m: float = 0.3
+    row_tray_width_m: float = 0.6
+    row_tray_depth_m: float = 0.1
+    row_tray_levels: int = 1
+    cross_tray_width_m: float = 0.9
+    cross_tray_depth_m: float = 0.15
+    cross_tray_levels: int = 1
     tray_fill_warn: float = 0.25
     tray_fill_error: float = 0.50
     oversubscription: float = 1.0
@@ -103,6 +109,12 @@ BASIS_SOURCES: dict[str, str] = {
     "cable_slack_fraction": "Design basis: cable slack 10 %",
     "cable_slack_min_m": "Design basis: minimum cable slack 0.3 m",
     "tray_height_m": "Design basis: overhead tray height above the rack top",
+    "row_tray_width_m": "Design basis: row tray 600 mm wide (wire-mesh tray over each row)",
+    "row_tray_depth_m": "Design basis: row tray 100 mm fill depth",
+    "row_tray_levels": "Design basis: stacked row trays over each row",
+    "cross_tray_width_m": "Design basis: cross-aisle trunk tray 900 mm wide",
+    "cross_tray_depth_m": "Design basis: cross-aisle trunk tray 150 mm fill depth",
+    "cross_tray_levels": "Design basis: stacked cross-aisle trunk trays",
     "tray_fill_warn": "TIA-569 / NEC 392 practice: tray fill warning above 25 %",
     "tray_fill_error": "NEC 392.22: tray fill limit 50 %",
     "oversubscription": "Design basis: fabric oversubscription (1.0 = non-blocking)",

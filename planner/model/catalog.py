@@ -107,7 +107,8 @@ class CatalogItem:
 
 @dataclass
 class MediaType:
-    """A cable or optic family: reach at 400G and the stock lengths it is sold in."""
+    """A cable or optic family: reach at 400G, the stock lengths it is sold in, and its outer
+    diameter for tray fill (0 when the catalogue entry does not give one)."""
 
     key: str
     name: str
@@ -117,6 +118,7 @@ class MediaType:
     transceivers_per_link: int = 0
     source: str = ""
     ethernet_reach_m: float = 0.0
+    diameter_mm: float = 0.0
 
     def reach_for(self, switch_to_switch: bool, ethernet: bool) -> float:
         """Reach for this use; switch-to-switch DAC and Ethernet single-mode differ."""

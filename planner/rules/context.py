@@ -1,5 +1,6 @@
 """A cached view of one document for the rules: per-rack figures, who is on which busbar and
-CDU, which zone an object stands in, and a spatial index (shapely STRtree) of footprints.
+CDU, which zone an object stands in, a spatial index (shapely STRtree) of footprints, and the
+cable loads of the trays.
 
 The incremental validator keeps one Context alive and tells it what changed (``forget``), so
 a drag re-computes the figures of one rack, not of the hall.
@@ -14,6 +15,8 @@ import shapely
 from shapely.geometry import Polygon, box
 from shapely.strtree import STRtree
 
+from planner.fabric.routing import Router
+from planner.fabric.trays import TrayLoads
 from planner.model.document import Document, natural_key, prefix_of
 from planner.model.geometry import bounds_of, point_in_polygon
 from planner.model.objects import Zone
@@ -51,12 +54,17 @@ class Context:
         self._outline: Polygon | None = None
         self._outline_built = False
         self._memo: dict[str, Any] = {}
+        self._trays: TrayLoads | None = None
 
     def memo(self, key: str, factory: Callable[[], Any]) -> Any:
         """A value computed once per validation pass (a full run or one update), e.g. a router."""
         if key not in self._memo:
             self._memo[key] = factory()
         return self._memo[key]
+
+    def router(self) -> Router:
+        """The cable router over the plan as it stands in this pass."""
+        return self.memo("router", lambda: Router(self.doc))
 
     def end_pass(self) -> None:
         """Forget the per-pass values: the next edit may have changed what they were made from."""
@@ -163,6 +171,20 @@ class Context:
             self._outline = shapely.make_valid(Polygon(pts)) if len(pts) >= 3 else None
             self._outline_built = True
         return self._outline
+
+    # -------------------------------------------------------------------- trays
+    def tray_loads(self) -> TrayLoads:
+        """Cable loads of every tray, built on first use and then kept up to date by ``update_trays``."""
+        if self._trays is None:
+            self._trays = TrayLoads(self.doc, self.router())
+        return self._trays
+
+    def update_trays(self, link_ids: set[str]) -> set[str]:
+        """Re-route the links an edit touched; the ids of the trays whose load changed (none
+        when no tray rule has asked for the loads yet)."""
+        if self._trays is None:
+            return set()
+        return self._trays.update(self.router(), link_ids)
 
     # ------------------------------------------------------------ invalidation
     def forget(self, racks: set[str], spatial: set[str], assignments: set[str], zones_changed: bool) -> None:

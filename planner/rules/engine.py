@@ -15,12 +15,13 @@ Write a module with functions decorated by ``@rule`` and add its name to ``RULE_
         yield r.finding(ctx, ERROR, (link_id,), "link-7: 6.2 m exceeds DAC reach 3 m")
 
 - ``scope`` says what one check is about: one rack, floor unit, busbar, CDU, zone, device,
-  link, or the whole hall (HALL, subject ``"hall"``). The function gets the Context, one
+  link, cable tray (TRAY, subjects are the ids of ``planner.fabric.trays``: the trays the
+  routed cables load), or the whole hall (HALL, subject ``"hall"``). The function gets the Context, one
   subject id and the Rule, and yields Findings (make them with ``r.finding``).
 - ``reads`` names the inputs as ``"prefix.field"`` (``"rack.x"``) or ``"prefix.*"`` (any field,
   or objects added/removed). After an edit a rule runs only if the edit touched something it
   reads (a rename counts as touching every field), and only for the subjects of its scope
-  the edit can affect: the objects changed, their racks and devices, their spatial neighbours (STRtree over footprints, within the
+  the edit can affect: the objects changed, their racks and devices, the trays their cables ran and run in, their spatial neighbours (STRtree over footprints, within the
   largest clearance in the design basis), the busbars and CDUs they are assigned to (old and
   new), and the racks on a changed busbar or CDU. A rule must read nothing else: its result
   for a subject may depend only on what these neighbourhoods cover.
@@ -48,9 +49,9 @@ from planner.model.document import Document, prefix_of
 from planner.rules.context import SPATIAL_PREFIXES, Context, object_bounds
 from planner.rules.finding import Finding, sort_findings
 
-RACK, FLOOR_UNIT, BUSBAR, CDU, ZONE, DEVICE, LINK, HALL = (
-    "rack", "floor_unit", "busbar", "cdu", "zone", "device", "link", "hall")
-SCOPES = (RACK, FLOOR_UNIT, BUSBAR, CDU, ZONE, DEVICE, LINK, HALL)
+RACK, FLOOR_UNIT, BUSBAR, CDU, ZONE, DEVICE, LINK, TRAY, HALL = (
+    "rack", "floor_unit", "busbar", "cdu", "zone", "device", "link", "tray", "hall")
+SCOPES = (RACK, FLOOR_UNIT, BUSBAR, CDU, ZONE, DEVICE, LINK, TRAY, HALL)
 HALL_SUBJECT = "hall"
 
 #: Modules whose ``@rule`` functions make up the catalogue, imported on first use.
@@ -140,9 +141,11 @@ _COLLECTION_OF_SCOPE = {RACK: "racks", FLOOR_UNIT: "floor_units", BUSBAR: "busba
                         DEVICE: "devices", LINK: "links"}
 
 
-def subjects(doc: Document, scope: str) -> Iterator[str]:
-    """Every subject of a scope in the document."""
-    if scope == HALL:
+def subjects(doc: Document, scope: str, ctx: Context | None = None) -> Iterator[str]:
+    """Every subject of a scope in the document (trays come from ``ctx``'s routed loads)."""
+    if scope == TRAY:
+        yield from (ctx or Context(doc)).tray_loads().trays()
+    elif scope == HALL:
         yield HALL_SUBJECT
     elif scope == CDU:
         yield from (u.id for u in doc.floor_units.values() if doc.catalog[u.type].kind == ROW_CDU)
@@ -151,9 +154,12 @@ def subjects(doc: Document, scope: str) -> Iterator[str]:
         yield from getattr(doc, _COLLECTION_OF_SCOPE[scope])
 
 
-def _exists(doc: Document, scope: str, subject: str) -> bool:
+def _exists(ctx: Context, scope: str, subject: str) -> bool:
+    doc = ctx.doc
     if scope == HALL:
         return True
+    if scope == TRAY:
+        return ctx.tray_loads().carries(subject)
     if scope == CDU:
         obj = doc.find(subject)
         return obj is not None and prefix_of(subject) in ("fu", "dev") and \
@@ -219,7 +225,7 @@ class Validator:
         self._bounds = {i: object_bounds(doc, i) for i in [*doc.racks, *doc.floor_units, *doc.obstacles]}
         self._shared = {r.key: r.shared(self.ctx) for r in self.rules if r.shared}
         for r in self.rules:
-            for subject in subjects(doc, r.scope):
+            for subject in subjects(doc, r.scope, self.ctx):
                 self._run(r, subject)
         self.ctx.end_pass()
         return Delta(added=self.findings, removed=before, full=True)
@@ -245,6 +251,8 @@ class Validator:
         keys = changed_keys(change)
         rules = [r for r in self.rules if r.reads_any(keys)]
         dirty = self._dirty(change)
+        if any(r.scope == TRAY for r in rules):
+            dirty[TRAY] = self.ctx.update_trays(dirty[LINK])
         delta = Delta()
         for r in rules:
             targets = dirty[r.scope]
@@ -252,10 +260,10 @@ class Validator:
                 value = r.shared(self.ctx)
                 if value != self._shared.get(r.key):
                     self._shared[r.key] = value
-                    targets = targets | set(subjects(self.doc, r.scope))
+                    targets = targets | set(subjects(self.doc, r.scope, self.ctx))
             for subject in targets:
                 old = self._results.pop((r.key, subject), [])
-                new = self._run(r, subject) if _exists(self.doc, r.scope, subject) else []
+                new = self._run(r, subject) if _exists(self.ctx, r.scope, subject) else []
                 if old != new:
                     delta.removed.extend(old)
                     delta.added.extend(new)

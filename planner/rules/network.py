@@ -1,5 +1,6 @@
 """Network rules (DESIGN §4 "Validate", §5 Cables): rails, ports, speeds, leaf spreading,
-oversubscription, reachability, media reach, and cable lengths gone stale after racks moved.
+oversubscription, reachability, media reach, cable lengths gone stale after racks moved, and
+tray fill.
 
 Per-cable checks (N1 rail, N3 speed, N7 reach) are LINK-scoped. Checks that look at a
 switch's or the whole fabric's cables (N2 ports used once, N4 even spreading, N5 uplink
@@ -7,7 +8,8 @@ bandwidth, N6 reachability) are HALL-scoped: the engine does not mark a device d
 one of its cables changes, and one pass over the links answers them all. N8 (LINK) re-routes
 the cables of a moved rack (all cables when the cross-aisle trays move) and reports each cable
 whose stored length no longer matches: an error where the new length exceeds the stock length
-bought, a warning otherwise.
+bought, a warning otherwise. N9 (TRAY) checks the busiest stretch of each tray from the loads
+the Context keeps up to date (``planner.fabric.trays``).
 """
 
 from __future__ import annotations
@@ -15,12 +17,12 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 
-from planner.fabric.routing import Router
+from planner.fabric.trays import ROW, Tray, capacity_mm2
 from planner.model.catalog import NODE
 from planner.model.document import natural_key
 from planner.model.objects import TIER_LEAF_SPINE, TIER_NODE_LEAF, TIERS
 from planner.rules.context import Context
-from planner.rules.engine import HALL, HALL_SUBJECT, LINK, Rule, rule
+from planner.rules.engine import HALL, HALL_SUBJECT, LINK, TRAY, Rule, rule
 from planner.rules.finding import ERROR, WARNING, Finding
 
 _LINK_READS = {"link.*", "dev.type", "dev.role", "dev.rail", "dev.name", "dev.rack"}
@@ -193,13 +195,9 @@ _ROUTE_READS = {*_ENDS, "link.length_m", "link.media", "dev.rack", "dev.u", "dev
                 "rack.x", "rack.y", "rack.rotation", "rack.row", "rack.type", "rack.name"}
 
 
-def _router(ctx: Context) -> Router:
-    return ctx.memo("router", lambda: Router(ctx.doc))
-
-
 def _tray_crossings(ctx: Context) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """Where the cross-aisle trays run: set by the row ends and network racks, so any move can shift them."""
-    router = _router(ctx)
+    router = ctx.router()
     return tuple(router.cross_x), tuple(router.cross_y)
 
 
@@ -213,7 +211,7 @@ def length_current(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
     if link.tier not in TIERS or link.length_m <= 0 or link.a_device not in doc.devices \
             or link.b_device not in doc.devices:
         return
-    now = _router(ctx).route(link.a_device, link.b_device, link.tier).length_m
+    now = ctx.router().length(link.a_device, link.b_device)
     if abs(now - link.length_m) <= 0.005:
         return
     name = link.label or link.id
@@ -225,3 +223,41 @@ def length_current(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
         yield r.finding(ctx, WARNING, (link_id,),
                         f"{name}: stored length {link.length_m:.2f} m no longer matches its route "
                         f"({now:.2f} m); Plan ▸ Recompute cable lengths")
+
+
+_TRAY_READS = {"link.*", "dev.rack", "dev.type", "rack.x", "rack.y", "rack.rotation", "rack.row", "rack.type"}
+_TRAY_BASIS = ("row_tray_width_m", "row_tray_depth_m", "row_tray_levels", "cross_tray_width_m",
+               "cross_tray_depth_m", "cross_tray_levels", "tray_fill_warn", "tray_fill_error")
+
+
+def _tray_size(ctx: Context, kind: str) -> str:
+    """"2 × 600 × 100 mm" as the basis sizes the tray."""
+    b = ctx.doc.basis
+    width, depth, levels = ((b.row_tray_width_m, b.row_tray_depth_m, b.row_tray_levels) if kind == ROW else
+                            (b.cross_tray_width_m, b.cross_tray_depth_m, b.cross_tray_levels))
+    size = f"{width * 1000:.0f} × {depth * 1000:.0f} mm"
+    return f"{levels} × {size}" if levels != 1 else size
+
+
+@rule("N9", scope=TRAY, reads=_TRAY_READS, basis=_TRAY_BASIS, source_field="tray_fill_error", title="Tray fill")
+def tray_fill(ctx: Context, tray_id: str, r: Rule) -> Iterator[Finding]:
+    """Cable cross-section over the tray's usable cross-section, at its busiest stretch."""
+    basis = ctx.doc.basis
+    loads = ctx.tray_loads()
+    tray = Tray.parse(tray_id)
+    peak = loads.peak(tray_id)
+    capacity = capacity_mm2(basis, tray.kind)
+    fill = peak.area_mm2 / capacity if capacity > 0 else float("inf")
+    if fill > basis.tray_fill_error:
+        severity, limit, cited = ERROR, basis.tray_fill_error, "tray_fill_error"
+    elif fill > basis.tray_fill_warn:
+        severity, limit, cited = WARNING, basis.tray_fill_warn, "tray_fill_warn"
+    else:
+        return
+    axis = tray.axis
+    where = f"{axis} {peak.start_mm / 1000:.2f}–{peak.end_mm / 1000:.2f} m"
+    yield r.finding(ctx, severity, (tray_id,),
+                    f"{tray.describe(loads.row_of(tray_id))}: {peak.cables:,} cables, {peak.area_mm2:,.0f} mm² = "
+                    f"{fill:.0%} of {capacity:,.0f} mm² ({_tray_size(ctx, tray.kind)}) at {where}; "
+                    f"{'limit' if severity == ERROR else 'warning above'} {limit:.0%}",
+                    source_field=cited)
