@@ -4,7 +4,8 @@ A template decides how many nodes a rack takes (``rack_kw`` against the node pow
 rack's U, weight and power ratings, the floor rating and the busbar tap-off), lays racks out
 in rows with alternating cold and hot aisles, generates and cables the fabric (switches in
 network racks in the middle of each row), then gives every row its CDUs and A/B busbar runs,
-fills every rack with enough 0U PDUs for 2N, assigns every rack, and draws the hall around it.
+fills every rack with enough 0U PDUs for 2N, assigns every rack, draws the hall around it, and
+stacks as many tray levels as keep the cabling under the tray fill warning.
 Parameters that cannot give an error-free plan raise ``TemplateError`` with a one-line reason.
 
 The hall shell a template draws (clear span, slab rating, margins) is described by ``Site``.
@@ -26,6 +27,7 @@ from planner.layout.rows import (
     pdus_per_side,
     tapoff_limit_w,
 )
+from planner.layout.tray_sizing import size_tray_levels
 from planner.model.catalog import NODE, RACK, RACK_CDU, STORAGE, SWITCH
 from planner.model.document import Document
 from planner.model.objects import Device
@@ -152,6 +154,7 @@ def build_template(name: str, nodes: int | None = None, node_type: str | None = 
     command.apply(doc)
     _name_racks_in_order(doc)
     finish_rows(doc, plan, rows, site)
+    size_tray_levels(doc)
     return doc
 
 

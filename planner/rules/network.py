@@ -257,7 +257,8 @@ def tray_fill(ctx: Context, tray_id: str, r: Rule) -> Iterator[Finding]:
     axis = tray.axis
     where = f"{axis} {peak.start_mm / 1000:.2f}–{peak.end_mm / 1000:.2f} m"
     yield r.finding(ctx, severity, (tray_id,),
-                    f"{tray.describe(loads.row_of(tray_id))}: {peak.cables:,} cables, {peak.area_mm2:,.0f} mm² = "
+                    f"{tray.describe(loads.row_of(tray_id))}: {peak.cables:,} cable{'s' if peak.cables != 1 else ''}, "
+                    f"{peak.area_mm2:,.0f} mm² = "
                     f"{fill:.0%} of {capacity:,.0f} mm² ({_tray_size(ctx, tray.kind)}) at {where}; "
                     f"{'limit' if severity == ERROR else 'warning above'} {limit:.0%}",
                     source_field=cited)

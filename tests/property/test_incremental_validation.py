@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from planner.commands import edits
 from planner.commands.base import History, RemoveObjects, SetAttributes, SetFields
 from planner.commands.edits import Refusal
-from planner.io import loads
+from planner.io import dumps, loads
+from planner.layout.templates import build_template
 from planner.model.objects import Zone
 from planner.resources_access import example_hall_path
 from planner.rules.engine import Validator, validate
@@ -98,10 +99,30 @@ def _command(doc, data):
     return None
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data())
-def test_incremental_equals_full_run(data):
-    doc = loads(EXAMPLE_TEXT)
+def _hall_with_small_trays() -> str:
+    """Three rows with cross-aisle trays, trays shrunk so that fills cross the warning and limit."""
+    doc = build_template("hall", nodes=96)
+    doc.basis.row_tray_width_m = doc.basis.row_tray_depth_m = 0.05
+    doc.basis.cross_tray_width_m, doc.basis.cross_tray_depth_m = 0.06, 0.05
+    return dumps(doc)
+
+
+HALL_TEXT = _hall_with_small_trays()
+
+
+def _cable_command(doc, data):
+    """An edit of the cabling itself, or one of the plan edits of ``_command``."""
+    kind = data.draw(st.sampled_from(["media", "delete_link", "plan", "plan", "plan"]), label="cable kind")
+    link = _pick(data, doc.links, "link")
+    if kind == "media" and link:
+        return SetFields({link: {"media": data.draw(st.sampled_from(["dac", "acc", "sr4", ""]))}})
+    if kind == "delete_link" and link:
+        return RemoveObjects([link])
+    return _command(doc, data)
+
+
+def _edit_and_compare(data, text, make_command):
+    doc = loads(text)
     history = History(doc)
     validator = Validator(doc)
     for _ in range(data.draw(st.integers(1, 12), label="steps")):
@@ -112,7 +133,7 @@ def test_incremental_equals_full_run(data):
             change = history.redo()
         else:
             try:
-                command = _command(doc, data)
+                command = make_command(doc, data)
             except Refusal:
                 command = None
             if command is None:
@@ -120,3 +141,15 @@ def test_incremental_equals_full_run(data):
             change = history.push(command)
         validator.update(change)
         assert validator.findings == validate(doc)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_incremental_equals_full_run(data):
+    _edit_and_compare(data, EXAMPLE_TEXT, _command)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_incremental_equals_full_run_across_rows_and_trays(data):
+    _edit_and_compare(data, HALL_TEXT, _cable_command)

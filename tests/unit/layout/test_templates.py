@@ -78,3 +78,12 @@ def test_refusals_are_one_line(kwargs, reason):
     with pytest.raises(TemplateError, match=reason) as info:
         build_template(**kwargs)
     assert "\n" not in str(info.value)
+
+
+def test_hall_stacks_tray_levels_for_its_cabling():
+    doc = build_template("hall", 1000)
+    assert doc.basis.row_tray_levels >= 2  # one 600 × 100 mm row tray would be over the 25 % warning
+    assert "stacked trays keep the busiest row tray" in doc.basis.source("row_tray_levels")
+    assert [f for f in validate(doc) if f.rule == "N9"] == []
+    doc.basis.row_tray_levels -= 1
+    assert [f.severity for f in validate(doc) if f.rule == "N9" and ":row:" in f.subjects[0]]
