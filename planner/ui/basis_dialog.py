@@ -1,8 +1,15 @@
 """File ▸ Design basis…: edit the plan's design values in one dialog; OK pushes one undoable
-SetAttributes("basis", …) command, and the live validator re-runs every rule."""
+SetAttributes("basis", …) command, and the live validator re-runs every rule.
+
+The basis stores SI values (fractions, metres); the dialog shows percentages and millimetres
+where people think in them (``DISPLAY_SCALE``) and converts back in ``changes()``. Whole-number
+fields (tray levels) get an integer spin box and come back as ``int``.
+"""
 
 from __future__ import annotations
 
+import math
+from dataclasses import fields
 from typing import Any
 
 from PySide6.QtWidgets import (
@@ -13,6 +20,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -43,7 +51,24 @@ NUMBERS: dict[str, list[tuple[str, str, str, float, float, float, int]]] = {
                ("rear_aisle_min_m", "Rear (hot) aisle, recommended", "m", 0.3, 5.0, 0.05, 2),
                ("rear_aisle_vendor_min_m", "Rear aisle, vendor minimum", "m", 0.3, 5.0, 0.05, 2),
                ("working_space_m", "Electrical working space", "m", 0.5, 3.0, 0.05, 2)],
+    "Cables and trays": [("cable_slack_fraction", "Cable slack", "%", 0.0, 50.0, 1.0, 0),
+                         ("cable_slack_min_m", "Minimum slack", "m", 0.0, 5.0, 0.1, 2),
+                         ("tray_height_m", "Tray height above rack top", "m", 0.0, 3.0, 0.05, 2),
+                         ("row_tray_width_m", "Row tray width", "mm", 25.0, 2000.0, 50.0, 0),
+                         ("row_tray_depth_m", "Row tray fill depth", "mm", 10.0, 500.0, 10.0, 0),
+                         ("row_tray_levels", "Row tray levels", "", 1, 10, 1, 0),
+                         ("cross_tray_width_m", "Cross-aisle tray width", "mm", 25.0, 2000.0, 50.0, 0),
+                         ("cross_tray_depth_m", "Cross-aisle tray fill depth", "mm", 10.0, 500.0, 10.0, 0),
+                         ("cross_tray_levels", "Cross-aisle tray levels", "", 1, 10, 1, 0),
+                         ("tray_fill_warn", "Tray fill warning above", "%", 1.0, 100.0, 5.0, 0),
+                         ("tray_fill_error", "Tray fill limit", "%", 1.0, 100.0, 5.0, 0)],
 }
+#: Shown value = stored SI value × scale, by the unit shown.
+DISPLAY_SCALE = {"%": 100.0, "mm": 1000.0}
+#: Fields stored as whole numbers (the file checker rejects a float there).
+INT_FIELDS = {f.name for f in fields(DesignBasis) if f.type in (int, "int")}
+#: The groups in each of the dialog's two columns, chosen so the columns come out about as tall.
+COLUMNS = (("Power", "Cooling", "Aisles"), ("Cables and trays", "Floor and display"))
 _GROUP_OF_CHOICE = {"derating": "Power", "redundancy": "Power", "load_basis": "Power", "fluid": "Cooling",
                     "floor_method": "Floor and display", "units": "Floor and display"}
 
@@ -56,7 +81,8 @@ class BasisDialog(QDialog):
         self.setWindowTitle("Design basis")
         self.basis = basis
         self.combos: dict[str, QComboBox] = {}
-        self.spins: dict[str, QDoubleSpinBox] = {}
+        self.spins: dict[str, QDoubleSpinBox | QSpinBox] = {}
+        self._shown: dict[str, float] = {}
         forms: dict[str, QFormLayout] = {}
         layout = QVBoxLayout(self)
         intro = QLabel("Thresholds every rule checks against. Changing them re-validates the plan; "
@@ -64,15 +90,14 @@ class BasisDialog(QDialog):
         intro.setWordWrap(True)
         layout.addWidget(intro)
         columns = QHBoxLayout()
-        left, right = QVBoxLayout(), QVBoxLayout()
-        for index, title in enumerate(("Power", "Cooling", "Aisles", "Floor and display")):
-            group = QGroupBox(title)
-            forms[title] = QFormLayout(group)
-            (left if index % 2 == 0 else right).addWidget(group)
-        left.addStretch(1)
-        right.addStretch(1)
-        columns.addLayout(left)
-        columns.addLayout(right)
+        for titles in COLUMNS:
+            column = QVBoxLayout()
+            for title in titles:
+                group = QGroupBox(title)
+                forms[title] = QFormLayout(group)
+                column.addWidget(group)
+            column.addStretch(1)
+            columns.addLayout(column)
         layout.addLayout(columns)
         for name, label, options in CHOICES:
             combo = QComboBox()
@@ -89,23 +114,43 @@ class BasisDialog(QDialog):
             forms[_GROUP_OF_CHOICE[name]].addRow(label, combo)
         for group, rows in NUMBERS.items():
             for name, label, unit, low, high, step, decimals in rows:
-                spin = QDoubleSpinBox()
-                spin.setRange(low, high)
-                spin.setSingleStep(step)
-                spin.setDecimals(decimals)
+                spin: QDoubleSpinBox | QSpinBox
+                if name in INT_FIELDS:
+                    spin = QSpinBox()
+                    spin.setRange(int(low), int(high))
+                    spin.setSingleStep(int(step))
+                    spin.setValue(int(getattr(basis, name)))
+                else:
+                    spin = QDoubleSpinBox()
+                    spin.setRange(low, high)
+                    spin.setSingleStep(step)
+                    spin.setDecimals(decimals)
+                    spin.setValue(getattr(basis, name) * DISPLAY_SCALE.get(unit, 1.0))
                 spin.setSuffix(f" {unit}" if unit else "")
-                spin.setValue(getattr(basis, name))
                 spin.setToolTip(basis.source(name))
                 self.spins[name] = spin
+                self._shown[name] = spin.value()
                 forms[group].addRow(label, spin)
         buttons = ok_cancel(self)
         layout.addWidget(buttons)
 
     def changes(self) -> dict[str, Any]:
-        """{field: new value} for every field that differs from the basis."""
+        """{field: new value in SI units} for every field that differs from the basis. A number
+        counts as changed only when the user changed what the dialog showed, so a stored value
+        finer than the spin box shows (or outside its range) is not rounded away on OK."""
         values: dict[str, Any] = {name: combo.currentData() for name, combo in self.combos.items()}
-        values.update({name: round(spin.value(), spin.decimals()) for name, spin in self.spins.items()})
-        return {name: value for name, value in values.items() if value != getattr(self.basis, name)}
+        changed = {name: value for name, value in values.items() if value != getattr(self.basis, name)}
+        units = {name: unit for rows in NUMBERS.values() for name, _label, unit, *_rest in rows}
+        for name, spin in self.spins.items():
+            if spin.value() == self._shown[name]:
+                continue
+            if isinstance(spin, QSpinBox):
+                changed[name] = int(spin.value())
+                continue
+            scale = DISPLAY_SCALE.get(units[name], 1.0)
+            digits = spin.decimals() + round(math.log10(scale))  # 2 more for %, 3 for mm
+            changed[name] = round(spin.value() / scale, digits)
+        return changed
 
 
 def edit_basis(session: DocumentSession, parent: QWidget | None = None) -> bool:

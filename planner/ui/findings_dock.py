@@ -1,5 +1,9 @@
 """The findings dock: every finding with its severity, rule, subject and numbers, filtered by
 severity and rule family. Clicking a finding selects its subjects and centres the plan on them.
+
+A tray-fill finding (N9) names a cable tray ("tray:row:x:5400"), not an object of the plan: the
+dock shows the tray's description ("Row 2 tray (y 5.40 m)") and centres the plan on the tray's
+busiest stretch, taken from the live validator's tray loads.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from planner.fabric.trays import Tray, TrayLoads
 from planner.model.document import Document, prefix_of
 from planner.rules.finding import ERROR, INFO, WARNING, Finding
 from planner.ui.session import DocumentSession
@@ -33,9 +38,22 @@ _ICONS = {ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical, WARNING: QStyle.St
           INFO: QStyle.StandardPixmap.SP_MessageBoxInformation}
 #: Kinds of object a click can select on the plan (zones and links are not selectable there).
 SELECTABLE = ("rack", "fu", "bus", "dev", "obs")
+#: How a tray id starts (``planner.fabric.trays.Tray.id``).
+TRAY_PREFIX = "tray:"
 
 
-def subject_name(doc: Document, obj_id: str) -> str:
+def is_tray(subject: str) -> bool:
+    return subject.startswith(TRAY_PREFIX)
+
+
+def subject_name(doc: Document, obj_id: str, loads: TrayLoads | None = None) -> str:
+    """A subject as people call it: "R01/N1", "Busbar A1", "Row 2 tray (y 5.40 m)"."""
+    if is_tray(obj_id):
+        try:
+            tray = Tray.parse(obj_id)
+        except ValueError:
+            return obj_id
+        return tray.describe(loads.row_of(obj_id) if loads is not None else "")
     obj = doc.find(obj_id)
     if obj is None:
         return obj_id
@@ -47,9 +65,10 @@ def subject_name(doc: Document, obj_id: str) -> str:
 class FindingsModel(QAbstractTableModel):
     """Findings as table rows; reset wholesale on each update (cheap, and order stays stable)."""
 
-    def __init__(self, session: DocumentSession) -> None:
+    def __init__(self, session: DocumentSession, live: LiveValidator | None = None) -> None:
         super().__init__()
         self.session = session
+        self.live = live
         self.findings: list[Finding] = []
 
     def set_findings(self, findings: list[Finding]) -> None:
@@ -79,7 +98,11 @@ class FindingsModel(QAbstractTableModel):
             if column == 1:
                 return finding.rule
             if column == 2:
-                return subject_name(self.session.doc, finding.subjects[0]) if finding.subjects else ""
+                if not finding.subjects:
+                    return ""
+                subject = finding.subjects[0]
+                loads = self.live.context.tray_loads() if self.live is not None and is_tray(subject) else None
+                return subject_name(self.session.doc, subject, loads)
             if column == 3:
                 return finding.message
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -112,13 +135,18 @@ class FindingsDock(QDockWidget):
 
     #: Emitted with the ids to centre the plan on when a finding is activated.
     centre_requested = Signal(object)
+    #: Emitted with a plan rectangle (x0, y0, x1, y1 in metres) to centre on: a tray finding's
+    #: busiest stretch.
+    centre_rect_requested = Signal(float, float, float, float)
+    #: Emitted with the tray id when a tray finding is activated (the window shows the tray overlay).
+    tray_requested = Signal(str)
 
     def __init__(self, session: DocumentSession, live: LiveValidator, parent: QWidget | None = None) -> None:
         super().__init__("Findings", parent)
         self.setObjectName("findings_dock")
         self.session = session
         self.live = live
-        self.model = FindingsModel(session)
+        self.model = FindingsModel(session, live)
         self.proxy = FindingsFilter()
         self.proxy.setSourceModel(self.model)
 
@@ -190,3 +218,17 @@ class FindingsDock(QDockWidget):
         centre = [s for s in finding.subjects if s in doc and prefix_of(s) != "link"]
         if centre:
             self.centre_requested.emit(centre)
+            return
+        tray_id = next((s for s in finding.subjects if is_tray(s)), "")
+        if tray_id:
+            self.centre_on_tray(tray_id)
+
+    def centre_on_tray(self, tray_id: str) -> None:
+        """Ask the plan to centre on the busiest stretch of a tray (nothing when it carries no cable now)."""
+        loads = self.live.context.tray_loads()
+        if not loads.carries(tray_id):
+            return
+        tray, peak = Tray.parse(tray_id), loads.peak(tray_id)
+        (x0, y0), (x1, y1) = tray.point(peak.start_mm), tray.point(peak.end_mm)
+        self.tray_requested.emit(tray_id)
+        self.centre_rect_requested.emit(x0, y0, x1, y1)

@@ -1,14 +1,24 @@
 """Design overlays on the floor plan (View ▸ Overlays): floor load against the zone rating,
-power per rack, busbar loading as % of the derated rating, and CDU loops coloured by load.
+power per rack, busbar loading as % of the derated rating, CDU loops coloured by load, and
+cable tray fill against the fill limit.
 
 Each overlay is one PlanScene layer that paints from the model through the live validator's
 cached figures, so it costs nothing while hidden and repaints after each edit. A legend in
 the view's corner explains the colours of the overlays shown.
+
+The tray overlay draws each stretch of every loaded tray (``Context.tray_loads``) as a thick
+band over the cable bundle of that tray (the cable layer draws bundles beside the rack centre
+line, so rack names stay readable), coloured by fill ÷ fill limit, and labels each tray once, at
+its busiest stretch. Its labels keep a fixed size on screen and a label that would overlap one
+already drawn (fuller trays first) is left out until the user zooms in.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from PySide6.QtCore import QEvent, QLineF, QObject, QPointF, QRectF, Qt
 from PySide6.QtGui import QAction, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
@@ -19,10 +29,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from planner.fabric.trays import Tray, TraySpan, capacity_mm2
 from planner.model.document import Document
 from planner.rules.engine import CDU, subjects
 from planner.rules.figures import cdu_figures, cdu_position, feed_figures, floor_load_kpa
-from planner.ui.plan.units import m, to_scene
+from planner.ui.cable_layer import BUNDLE_OFFSET_M, RAIL_OFFSET_M
+from planner.ui.plan.units import SCENE_PER_M, m, to_scene
 from planner.ui.validation import LiveValidator
 
 #: Load bands (upper bound of the ratio, colour, legend text), shared by every overlay.
@@ -33,11 +45,21 @@ BANDS: list[tuple[float, QColor, str]] = [
     (1.0, QColor(245, 140, 40), "90–100 %"),
     (float("inf"), QColor(215, 30, 30), "over 100 %"),
 ]
-FLOOR, POWER, BUSBAR, LOOPS = "floor", "power", "busbar", "loops"
+FLOOR, POWER, BUSBAR, LOOPS, TRAYS = "floor", "power", "busbar", "loops", "trays"
+KINDS = (FLOOR, POWER, BUSBAR, LOOPS, TRAYS)
 TITLES = {FLOOR: "Floor load vs zone rating", POWER: "Power per rack vs rack rating",
-          BUSBAR: "Busbar loading vs derated rating", LOOPS: "CDU loops by load"}
+          BUSBAR: "Busbar loading vs derated rating", LOOPS: "CDU loops by load",
+          TRAYS: "Tray fill vs fill limit"}
 _TEXT = QColor(20, 20, 30)
 Z_OVERLAY = 60
+#: The tray band: centred on the cable layer's bundle (rails 1–8 and the core rail) and as wide,
+#: but never thinner than TRAY_MIN_PIXELS on screen.
+TRAY_OFFSET_M = BUNDLE_OFFSET_M + 5 * RAIL_OFFSET_M
+TRAY_WIDTH_M = 10 * RAIL_OFFSET_M
+TRAY_MIN_PIXELS = 5.0
+#: Tray labels: text height on screen (pixels), and never smaller than this on the plan (m).
+TRAY_LABEL_PIXELS = 12.0
+TRAY_LABEL_MIN_M = 0.12
 
 
 def band_colour(ratio: float) -> QColor:
@@ -50,18 +72,29 @@ def _font(size_m: float) -> QFont:
     return font
 
 
-def _label(painter: QPainter, bottom_left: QPointF, text: str, size_m: float) -> None:
-    """Text on a white plate, so it stays readable over the plan's own labels."""
+def _plate(bottom_left: QPointF, text: str, size_m: float) -> QRectF:
+    """The white plate ``_label`` draws for ``text``."""
+    width = QFontMetricsF(_font(size_m)).horizontalAdvance(text)
+    height = m(size_m) * 1.3
+    return QRectF(bottom_left.x(), bottom_left.y() - height, width + m(size_m) * 0.5, height)
+
+
+def _label(painter: QPainter, bottom_left: QPointF, text: str, size_m: float) -> QRectF:
+    """Text on a white plate, so it stays readable over the plan's own labels; returns the plate."""
     font = _font(size_m)
     painter.setFont(font)
-    width = QFontMetricsF(font).horizontalAdvance(text)
-    height = m(size_m) * 1.3
-    plate = QRectF(bottom_left.x(), bottom_left.y() - height, width + m(0.08), height)
+    plate = _plate(bottom_left, text, size_m)
     painter.setPen(QPen(QColor(90, 90, 100), m(0.01)))
     painter.setBrush(QColor(255, 255, 255, 235))
     painter.drawRect(plate)
     painter.setPen(_TEXT)
     painter.drawText(plate, Qt.AlignmentFlag.AlignCenter, text)
+    return plate
+
+
+def tray_fill_text(fill: float, cables: int) -> str:
+    """"38 % · 2,880 cables"."""
+    return f"{fill * 100:.0f} % · {cables:,} cable{'s' if cables != 1 else ''}"
 
 
 class OverlayLayer(QGraphicsItem):
@@ -73,6 +106,7 @@ class OverlayLayer(QGraphicsItem):
         self.live = live
         self.setZValue(Z_OVERLAY)
         self._rect = QRectF()
+        self._tray_plan: _TrayPlan | None = None
         self.refresh()
 
     @property
@@ -97,6 +131,7 @@ class OverlayLayer(QGraphicsItem):
         if rect != self._rect:
             self.prepareGeometryChange()
             self._rect = rect
+        self._tray_plan = None
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -105,7 +140,7 @@ class OverlayLayer(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         {FLOOR: self._paint_floor, POWER: self._paint_power, BUSBAR: self._paint_busbars,
-         LOOPS: self._paint_loops}[self.kind](painter)
+         LOOPS: self._paint_loops, TRAYS: self._paint_trays}[self.kind](painter)
 
     def _box(self, painter: QPainter, obj, ratio: float, text: str) -> None:
         x0, y0, x1, y1 = self.doc.rack_bounds(obj)
@@ -182,6 +217,108 @@ class OverlayLayer(QGraphicsItem):
             _label(painter, QPointF(origin.x() - m(0.2), origin.y() - m(0.25)), f"{cdu.name} {load:.0%}", 0.18)
 
 
+    # ----------------------------------------------------------------- trays
+    @staticmethod
+    def tray_line(tray: Tray, start_mm: int, end_mm: int) -> QLineF:
+        """Where a stretch of a tray is drawn (scene units): along the tray, moved across it onto
+        the cable layer's bundle."""
+        (x1, y1), (x2, y2) = tray.point(start_mm), tray.point(end_mm)
+        dx, dy = (0.0, TRAY_OFFSET_M) if tray.axis == "x" else (TRAY_OFFSET_M, 0.0)
+        return QLineF(to_scene(x1 + dx, y1 + dy), to_scene(x2 + dx, y2 + dy))
+
+    def tray_fills(self) -> list[tuple[Tray, TraySpan, float]]:
+        """(tray, stretch, fill as a fraction of the tray's cross-section) of every loaded stretch."""
+        basis = self.doc.basis
+        loads = self.live.context.tray_loads()
+        out = []
+        for tray_id in loads.trays():
+            tray = Tray.parse(tray_id)
+            capacity = capacity_mm2(basis, tray.kind)
+            for span in loads.spans(tray_id):
+                if span.cables:
+                    out.append((tray, span, span.area_mm2 / capacity if capacity > 0 else float("inf")))
+        return out
+
+    def _paint_trays(self, painter: QPainter) -> None:
+        scale = painter.worldTransform().m11() or 1.0  # device pixels per scene unit
+        plan = self._tray_plan if self._tray_plan is not None and self._tray_plan.scale == scale else None
+        if plan is None:
+            plan = self._tray_plan = self._plan_trays(scale)
+        for colour, lines in plan.bands:
+            pen = QPen(colour, plan.width)
+            pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+            painter.setPen(pen)
+            painter.drawLines(lines)
+        for plate, text in plan.labels:
+            _label(painter, plate.bottomLeft(), text, plan.label_m)
+
+    def _plan_trays(self, scale: float) -> _TrayPlan:
+        """Bands and label places at one zoom (``scale`` device pixels per scene unit); kept until
+        the zoom changes or the plan is edited."""
+        limit = self.doc.basis.tray_fill_error
+        batches: dict[int, tuple[QColor, list[QLineF]]] = {}
+        peaks: dict[Tray, tuple[TraySpan, float]] = {}
+        extent: dict[Tray, QRectF] = {}
+        width = max(m(TRAY_WIDTH_M), TRAY_MIN_PIXELS / scale)
+        for tray, span, fill in self.tray_fills():
+            colour = band_colour(fill / limit if limit > 0 else float("inf"))
+            line = self.tray_line(tray, span.start_mm, span.end_mm)
+            batches.setdefault(colour.rgb(), (colour, []))[1].append(line)
+            band = QRectF(line.p1(), line.p2()).normalized().adjusted(-width / 2, -width / 2, width / 2, width / 2)
+            extent[tray] = extent[tray].united(band) if tray in extent else band
+            if tray not in peaks or span.area_mm2 > peaks[tray][0].area_mm2:
+                peaks[tray] = (span, fill)
+        size_m = max(TRAY_LABEL_MIN_M, TRAY_LABEL_PIXELS / (scale * SCENE_PER_M))
+        hall = self._rect.adjusted(m(2), m(2), -m(2), -m(2))  # the plan's extent, inside the painted area
+        labels: list[tuple[QRectF, str]] = []
+        for tray, (span, fill) in sorted(peaks.items(), key=lambda kv: (-kv[1][1], kv[0])):
+            text = tray_fill_text(fill, span.cables)
+            others = [rect for other, rect in extent.items() if other != tray]
+            taken = [plate for plate, _text in labels]
+            best = None
+            for plate in _label_places(self.tray_line(tray, span.start_mm, span.end_mm), tray.axis,
+                                       _plate(QPointF(0, 0), text, size_m), width / 2 + m(size_m) * 0.3):
+                if not hall.isEmpty():  # a label near a wall stays inside the plan
+                    plate.moveLeft(min(max(plate.left(), hall.left()), hall.right() - plate.width()))
+                    plate.moveTop(min(max(plate.top(), hall.top()), hall.bottom() - plate.height()))
+                if any(plate.intersects(other) for other in taken):
+                    continue
+                if not any(plate.intersects(band) for band in others):
+                    best = plate
+                    break
+                best = best or plate  # over another tray's band only if no place is clear
+            if best is not None:
+                labels.append((best, text))
+        return _TrayPlan(scale, width, [batches[key] for key in sorted(batches)], size_m, labels)
+
+
+@dataclass
+class _TrayPlan:
+    """What the tray overlay paints at one zoom."""
+
+    scale: float
+    width: float
+    bands: list[tuple[QColor, list[QLineF]]]
+    label_m: float
+    labels: list[tuple[QRectF, str]]
+
+
+def _label_places(line: QLineF, axis: str, plate: QRectF, gap: float) -> Iterator[QRectF]:
+    """Where a tray's label may go, best first: beside its busiest stretch (``line``), then slid
+    along the tray, on either side of the band."""
+    mid, w, h = line.center(), plate.width(), plate.height()
+    if axis == "x":  # a row tray: under the band, else over it; slid by up to a label's width
+        for shift in (0.0, -0.25, 0.25, -0.5, 0.5, -0.75, 0.75, -1.0, 1.0):
+            for top in (mid.y() + gap, mid.y() - gap - h):
+                yield QRectF(mid.x() - w / 2 + shift * w, top, w, h)
+    else:  # a cross-aisle tray: right of the band, else left; slid along the stretch
+        reach = max(0.0, abs(line.dy()) / 2 - h / 2)
+        steps = [0.0] + [k * sign * 1.25 * h for k in range(1, 4) for sign in (1, -1)]
+        for shift in [step for step in steps if abs(step) <= reach] or [0.0]:
+            for left in (mid.x() + gap, mid.x() - gap - w):
+                yield QRectF(left, mid.y() - h / 2 + shift, w, h)
+
+
 class OverlayLegend(QLabel):
     """The colour key of the overlays shown, pinned to the view's lower-right corner (the scale bar is left)."""
 
@@ -194,13 +331,16 @@ class OverlayLegend(QLabel):
         view.installEventFilter(self)
         self.hide()
 
-    def show_for(self, kinds: list[str]) -> None:
+    def show_for(self, kinds: list[str], notes: dict[str, str] | None = None) -> None:
+        """Show the key for ``kinds``; ``notes`` adds a line under an overlay's title."""
         if not kinds:
             self.hide()
             return
+        notes = notes or {}
         swatches = "".join(f"<tr><td style='background:{colour.name()}'>&nbsp;&nbsp;&nbsp;&nbsp;</td>"
                            f"<td>&nbsp;{text}</td></tr>" for _limit, colour, text in BANDS)
-        titles = "<br>".join(f"<b>{TITLES[k]}</b>" for k in kinds)
+        titles = "<br>".join(f"<b>{TITLES[k]}</b>" + (f"<br><small>{notes[k]}</small>" if k in notes else "")
+                             for k in kinds)
         self.setText(f"{titles}<table cellspacing='2'>{swatches}</table>")
         self.adjustSize()
         self._place()
@@ -232,7 +372,7 @@ class OverlayController(QObject):
         self.layers: dict[str, OverlayLayer] = {}
         self.legend = OverlayLegend(view)
         self.actions: dict[str, QAction] = {}
-        for kind in (FLOOR, POWER, BUSBAR, LOOPS):
+        for kind in KINDS:
             action = QAction(TITLES[kind], menu)
             action.setCheckable(True)
             action.toggled.connect(lambda on, k=kind: self.set_visible(k, on))
@@ -250,8 +390,16 @@ class OverlayController(QObject):
             self.scene.remove_layer(self.layers.pop(kind))
         if self.actions[kind].isChecked() != visible:
             self.actions[kind].setChecked(visible)
-        self.legend.show_for([k for k in (FLOOR, POWER, BUSBAR, LOOPS) if k in self.layers])
+        self._show_legend()
+
+    def _show_legend(self) -> None:
+        basis = self.live.session.doc.basis
+        notes = {TRAYS: f"colour: share of the {basis.tray_fill_error * 100:.0f} % fill limit<br>"
+                        "label: fill of the tray at its busiest stretch"}
+        self.legend.show_for([k for k in KINDS if k in self.layers], notes)
 
     def refresh(self, *_args: object) -> None:
         for layer in self.layers.values():
             layer.refresh()
+        if TRAYS in self.layers:
+            self._show_legend()  # the fill limit may have changed

@@ -1,6 +1,7 @@
 """Wires live validation into the main window (listed in ``main_window.EXTENSIONS``): the findings
-dock, red/amber marks on the plan and in the rack elevation, the status-bar counts, File ▸ Design basis…, the View ▸
-Overlays menu and the properties dock's figures."""
+dock, red/amber marks on the plan and in the rack elevation, the status-bar counts, File ▸ Design basis…
+(power, cooling, aisles, cables and trays, floor, units), the View ▸ Overlays menu and the properties
+dock's figures. Activating a tray-fill finding centres the plan on the tray and shows the tray overlay."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from planner.rules.figures import describe
 from planner.ui.basis_dialog import edit_basis
 from planner.ui.elevation_marks import ElevationMarks
 from planner.ui.findings_dock import FindingsDock
-from planner.ui.overlays import OverlayController
+from planner.ui.overlays import TRAYS, OverlayController
 from planner.ui.validation import LiveValidator
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ def attach(window: MainWindow) -> None:
     window.resizeDocks([dock], [190], Qt.Orientation.Vertical)
     window.findings_dock = dock
     dock.centre_requested.connect(window.plan_view.centre_on_ids)
+    dock.centre_rect_requested.connect(window.plan_view.centre_on_rect)
 
     counts = QLabel()
     counts.setObjectName("findings_counts")
@@ -44,12 +46,14 @@ def attach(window: MainWindow) -> None:
 
     file_menu = window.menu("&File")
     action = file_menu.addAction("Design &basis…")
-    action.setToolTip("Voltage, derating, redundancy, coolant, temperatures, aisles, floor method, units")
+    action.setToolTip("Voltage, derating, redundancy, coolant, temperatures, aisles, cable slack, "
+                      "tray sizes and fill limits, floor method, units")
     action.triggered.connect(lambda: edit_basis(session, window))
     window.design_basis_action = action
 
     overlays_menu = window.menu("&View").addMenu("&Overlays")
     window.overlays = OverlayController(window.plan_view, window.plan_view.plan_scene, live, overlays_menu)
+    dock.tray_requested.connect(lambda _tray_id: window.overlays.set_visible(TRAYS, True))
 
     window.properties_dock.set_figures_provider(describe)
     window.elevation_marks = ElevationMarks(window.elevation_dock.elevation, live)

@@ -137,6 +137,7 @@ class PlanView(QGraphicsView):
         self.viewport().update()
 
     def centre_on_ids(self, ids) -> None:
+        """Bring the plan items of ``ids`` (a device by its rack) into view."""
         rect = QRectF()
         for obj_id in ids:
             item = self.plan_scene.item_for(obj_id)
@@ -144,6 +145,17 @@ class PlanView(QGraphicsView):
                 item = self.plan_scene.item_for(self.session.doc.devices[obj_id].rack)
             if item is not None:
                 rect = rect.united(item.sceneBoundingRect())
+        self._centre_on_scene_rect(rect)
+
+    def centre_on_rect(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        """Bring a plan rectangle in metres into view (a line, e.g. a stretch of tray, is fine)."""
+        rect = QRectF(to_scene(min(x0, x1), min(y0, y1)), to_scene(max(x0, x1), max(y0, y1)))
+        if rect.width() == 0 and rect.height() == 0:
+            return
+        self._centre_on_scene_rect(rect.adjusted(-m(0.05), -m(0.05), m(0.05), m(0.05)))
+
+    def _centre_on_scene_rect(self, rect: QRectF) -> None:
+        """Centre on ``rect``, zooming out to fit it (with 1 m around) when it does not fit."""
         if rect.isEmpty():
             return
         self._auto_fit = False
