@@ -109,6 +109,9 @@ def survey_tables(doc: Document, report: dict) -> dict[str, tuple[list[str], lis
     cdus = [[c["name"], fmt(c["liquid_kw"]), fmt(c["capacity_kw"]), fmt(c["flow_required_lpm"]),
              fmt(c["flow_rated_lpm"]), fmt(c["supply_c"]), fmt(c["supply_c"] + delta_t)]
             for c in report["cdus"]]
+    trays = [[t["name"], _tray_size(report["basis"], t["kind"]), f"{t['start_m']:.2f}–{t['end_m']:.2f}",
+              f"{t['peak_start_m']:.2f}–{t['peak_end_m']:.2f}", f"{t['cables']:,}", f"{t['area_mm2']:,.0f}",
+              "—" if t["fill"] is None else f"{100 * t['fill']:.0f} %"] for t in report["trays"]]
     handoffs = [[h.name, h.kind, f"{h.x:.2f}, {h.y:.2f}"]
                 for h in sorted(doc.handoffs.values(), key=lambda h: (h.kind, natural_key(h.name)))]
     return {
@@ -117,8 +120,15 @@ def survey_tables(doc: Document, report: dict) -> dict[str, tuple[list[str], lis
         "racks": (["rack", "zone", "weight kg", "footprint m²", "load kPa", "zone rating kPa", "of rating"], racks),
         "feeds": (["feed", "side", "V", "rating A", "derated A", "normal A", "failover A", "failover use"], feeds),
         "cdus": (["CDU", "heat kW", "capacity kW", "flow need L/min", "rated L/min", "supply °C", "return °C"], cdus),
+        "trays": (["tray", "size (levels × W × D mm)", "runs along (m)", "busiest stretch (m)", "cables there",
+                   "cable mm²", "fill"], trays),
         "handoffs": (["hand-off", "kind", "position x, y (m)"], handoffs),
     }
+
+
+def _tray_size(basis: dict, kind: str) -> str:
+    levels, width, depth = (basis[f"{kind}_tray_{k}"] for k in ("levels", "width_m", "depth_m"))
+    return f"{levels} × {width * 1000:.0f} × {depth * 1000:.0f}"
 
 
 def _survey(doc: Document, report: dict) -> list:
@@ -133,10 +143,13 @@ def _survey(doc: Document, report: dict) -> list:
     for key, heading in (("zones", "Floor zones"), ("racks", "Rack loads against their zone"),
                          ("feeds", "Power feeds: normal and failover current against the derated rating"),
                          ("cdus", "Coolant: each CDU's heat, flow, supply and return temperature"),
+                         ("trays", ("Cable trays: the busiest stretch of each against its usable cross-section "
+                                   f"(warning above {basis['tray_fill_warn']:.0%}, limit {basis['tray_fill_error']:.0%})")),
                          ("handoffs", "Hand-off points: power, coolant and network")):
         header, rows = tables[key]
         story.append(Paragraph(heading, H2))
-        story.extend(_tables(header, rows) if rows else [Paragraph("None in the plan.", BODY)])
+        widths = [150, 80, 70, 75, 55, 50, 38] if key == "trays" else None  # room for the tray's name
+        story.extend(_tables(header, rows, widths) if rows else [Paragraph("None in the plan.", BODY)])
     story.append(Spacer(1, 8))
     story.append(Paragraph("Surveyed by ____________________  date __________  "
                            "site facts agree with the above: yes ☐ no ☐ (note differences overleaf)", BODY))
@@ -217,12 +230,14 @@ def open_findings(doc: Document) -> list[Finding]:
     return [f for f in validate(doc) if f.severity in (ERROR, WARNING)]
 
 
-def _handover(doc: Document, findings: list[Finding]) -> list:
+def _handover(doc: Document, report: dict, findings: list[Finding]) -> list:
     story: list = [PageBreak(), Paragraph("(d) Handover", H1), Paragraph("Open findings", H2)]
     if findings:
+        trays = {t["id"]: t["name"] for t in report["trays"]}
+
         def name(obj_id: str) -> str:
             obj = doc.find(obj_id)
-            return getattr(obj, "name", obj_id) if obj is not None else obj_id
+            return getattr(obj, "name", obj_id) if obj is not None else trays.get(obj_id, obj_id)
 
         rows = [[f.severity, f.rule, ", ".join(name(s) for s in f.subjects), f.message, f.source] for f in findings]
         story.extend(_tables(["severity", "rule", "subjects", "finding", "source"], rows,
@@ -284,7 +299,7 @@ def write_commissioning_pdf(doc: Document, out: io.BufferedIOBase, options: Expo
     story += _survey(doc, report)
     story += _install(doc, report, options)
     story += _tune(doc)
-    story += _handover(doc, findings)
+    story += _handover(doc, report, findings)
     template.build(story, canvasmaker=_numbered_canvas(block))
     options.report(1.0)
     return len(findings)

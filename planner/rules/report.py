@@ -1,17 +1,23 @@
 """The design figures of a plan as one JSON-ready object: ``planner report FILE --json`` and the
-source of the commissioning document's numbers (DESIGN §7). Keys are a contract: add, never rename."""
+source of the commissioning document's numbers (DESIGN §7). Keys are a contract: add, never rename.
+
+Beyond the contract's racks, feeds, CDUs and basis, ``trays`` gives each cable tray's extent and
+its busiest stretch against its usable cross-section (rule N9)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from planner.fabric.trays import Tray, capacity_mm2
 from planner.model.document import Document, natural_key
 from planner.rules.context import Context
 from planner.rules.engine import CDU, subjects
 from planner.rules.figures import cdu_figures, feed_figures, floor_load_kpa
 
 BASIS_KEYS = ("voltage_v", "power_factor", "derating", "redundancy", "load_basis", "fluid", "delta_t_k",
-              "facility_supply_c", "max_supply_c", "floor_method", "units")
+              "facility_supply_c", "max_supply_c", "floor_method", "units", "row_tray_width_m", "row_tray_depth_m",
+              "row_tray_levels", "cross_tray_width_m", "cross_tray_depth_m", "cross_tray_levels", "tray_fill_warn",
+              "tray_fill_error")
 
 
 def _round(value: float, digits: int = 3) -> float:
@@ -69,5 +75,25 @@ def build_report(doc: Document) -> dict[str, Any]:
             "capacity_kw": _round(cdu.capacity_w / 1000), "flow_required_lpm": _round(cdu.flow_required_lpm, 1),
             "flow_rated_lpm": cdu.flow_rated_lpm, "supply_c": _round(cdu.supply_c, 2), "racks": cdu.racks,
         })
-    return {"racks": racks, "feeds": feeds, "cdus": cdus,
+    return {"racks": racks, "feeds": feeds, "cdus": cdus, "trays": _trays(ctx),
             "basis": {key: getattr(basis, key) for key in BASIS_KEYS}}
+
+
+def _trays(ctx: Context) -> list[dict[str, Any]]:
+    """Row trays then cross-aisle trays, each along its axis in order of position."""
+    loads = ctx.tray_loads()
+    basis = ctx.doc.basis
+    rows = []
+    for tray_id in sorted(loads.trays(), key=lambda i: (Tray.parse(i).kind != "row", Tray.parse(i)[1:])):
+        tray = Tray.parse(tray_id)
+        spans = list(loads.spans(tray_id))
+        peak = loads.peak(tray_id)
+        capacity = capacity_mm2(basis, tray.kind)
+        rows.append({
+            "id": tray_id, "name": tray.describe(loads.row_of(tray_id)), "kind": tray.kind, "axis": tray.axis,
+            "position_m": tray.across_mm / 1000, "start_m": spans[0].start_mm / 1000, "end_m": spans[-1].end_mm / 1000,
+            "peak_start_m": peak.start_mm / 1000, "peak_end_m": peak.end_mm / 1000, "cables": peak.cables,
+            "area_mm2": _round(peak.area_mm2, 1), "capacity_mm2": _round(capacity, 1),
+            "fill": _round(peak.area_mm2 / capacity, 4) if capacity > 0 else None,
+        })
+    return rows

@@ -161,8 +161,21 @@ def test_commissioning_figures_equal_the_report(cabled_doc, options):
                f"{feed['current_a']:,.1f} {feed['current_failover_a']:,.1f}" in text
     for cdu in report["cdus"]:
         assert f"{cdu['name']} {cdu['liquid_kw']:,.1f} {cdu['capacity_kw']:,.1f} {cdu['flow_required_lpm']:,.1f}" in text
+    assert report["trays"]
+    for tray in report["trays"]:
+        assert f"{tray['name']} 1 × 600 × 100 {tray['start_m']:.2f}–{tray['end_m']:.2f} " \
+               f"{tray['peak_start_m']:.2f}–{tray['peak_end_m']:.2f} {tray['cables']:,} {tray['area_mm2']:,.0f} " \
+               f"{100 * tray['fill']:.0f} %" in text
     assert "(a) Site and facility survey" in text and "(d) Handover" in text
     assert "> 90 %" in text and "Sign-off" in text and PROJECT in text
+
+
+def test_commissioning_names_trays_in_open_findings(cabled_doc, options):
+    # 8 nodes west of the network rack × 8 SR4 cables (7.0686 mm²) = 452 mm² in a 20 × 20 mm tray
+    cabled_doc.basis.row_tray_width_m = cabled_doc.basis.row_tray_depth_m = 0.02
+    text = squash(" ".join(page_texts(pdf_bytes(commissioning_pdf.write_commissioning_pdf, cabled_doc, options))))
+    assert "error N9 Row 1 tray (y 3.00 m) Row 1 tray (y 3.00 m): 64 cables, 452 mm² = 113% of 400 mm²" in text
+    assert "tray:row" not in text
 
 
 def test_commissioning_lists_open_findings_or_none(cabled_doc, options):

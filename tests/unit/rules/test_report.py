@@ -20,7 +20,7 @@ def test_report_keys_and_figures_of_the_clean_plan():
     from planner.io import load
 
     report = build_report(load(CLEAN))
-    assert set(report) == {"racks", "feeds", "cdus", "basis"}
+    assert set(report) == {"racks", "feeds", "cdus", "trays", "basis"}
     rack = report["racks"][0]
     assert {"name", "x_m", "y_m", "rotation_deg", "weight_kg", "footprint_m2", "floor_kpa", "power_kw",
             "power_peak_kw", "liquid_kw", "feed_a", "feed_b", "cdu"} <= set(rack)
@@ -45,7 +45,10 @@ def test_report_keys_and_figures_of_the_clean_plan():
                    "supply_c": 35.0, "racks": 6}
     assert report["basis"] == {"voltage_v": 415.0, "power_factor": 0.95, "derating": 0.8, "redundancy": "2N",
                                "load_basis": "peak", "fluid": "water", "delta_t_k": 10.0, "facility_supply_c": 32.0,
-                               "max_supply_c": 45.0, "floor_method": "footprint", "units": "metric"}
+                               "max_supply_c": 45.0, "floor_method": "footprint", "units": "metric",
+                               "row_tray_width_m": 0.6, "row_tray_depth_m": 0.1, "row_tray_levels": 1,
+                               "cross_tray_width_m": 0.9, "cross_tray_depth_m": 0.15, "cross_tray_levels": 1,
+                               "tray_fill_warn": 0.25, "tray_fill_error": 0.5}
 
 
 def test_cli_report_json(capsys):
@@ -104,3 +107,14 @@ def test_describe_in_imperial_units():
     cdu = dict(describe(doc, "fu-1"))
     # 881.1 L/min × 0.264172 = 233 gpm; 35 °C = 95 °F, 45 °C = 113 °F
     assert cdu["Flow required"] == "233 gpm" and cdu["Supply temperature"] == "95.0 °F (max 113.0 °F)"
+
+
+def test_report_trays_of_the_example(example_doc):
+    # The pod's network rack stands at x 7.2 m. Each of the 16 nodes west of it sends 8 SR4 cables
+    # (3.0 mm: 7.0686 mm² each) along the row tray into it: 128 cables, 904.8 mm² on 600 × 100 mm.
+    [tray] = build_report(example_doc)["trays"]
+    assert (tray["name"], tray["kind"], tray["position_m"], tray["start_m"], tray["end_m"]) == \
+        ("Row 1 tray (y 3.00 m)", "row", 3.0, 4.0, 10.4)
+    assert (tray["peak_start_m"], tray["peak_end_m"], tray["cables"]) == (6.4, 7.2, 128)
+    assert tray["area_mm2"] == pytest.approx(128 * math.pi * 3.0 ** 2 / 4, abs=0.05)
+    assert tray["capacity_mm2"] == 60000.0 and tray["fill"] == pytest.approx(904.8 / 60000, abs=1e-4)
