@@ -82,6 +82,7 @@ class Router:
         self.cross_y = self._crossings([p.y for p in self.places.values()],
                                        [self.places[r].y for r in network if r in self.places])
         self._switch_kind = {d.id: doc.catalog[d.type].kind == SWITCH for d in self.devices.values()}
+        self._paths: dict[tuple[str, str], tuple[float, list[Point]]] = {}
 
     @staticmethod
     def _crossings(all_coords: list[float], network_coords: list[float]) -> list[float]:
@@ -106,7 +107,15 @@ class Router:
 
     def tray_path(self, a_rack: str, b_rack: str) -> tuple[float, list[Point]]:
         """Length along the trays between two racks and its plan polyline: one point in the same
-        rack, two along one row tray, four when the cable crosses between rows."""
+        rack, two along one row tray, four when the cable crosses between rows. Kept per rack
+        pair (the many cables between two racks share it); do not change the list returned."""
+        key = (a_rack, b_rack)
+        path = self._paths.get(key)
+        if path is None:
+            path = self._paths[key] = self._tray_path(a_rack, b_rack)
+        return path
+
+    def _tray_path(self, a_rack: str, b_rack: str) -> tuple[float, list[Point]]:
         pa, pb = self.places[a_rack], self.places[b_rack]
         if a_rack == b_rack:
             return 0.0, [(pa.x, pa.y)]

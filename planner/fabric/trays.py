@@ -111,71 +111,94 @@ def tray_legs(polyline: list[Point]) -> list[tuple[Tray, int, int]]:
     return [leg for leg in legs if leg is not None]
 
 
+Path = tuple[tuple[Tray, int, int, str], ...]
+#: Cables that share a route and a cross-section: (source rack, destination rack), area in µm².
+Bundle = tuple[tuple[str, str], int]
+
+
 class TrayLoads:
     """Per-tray cable loads of a document, updated link by link (see the module docstring).
 
+    Cables are counted in bundles of one rack pair and one cross-section, so when the
+    cross-aisle trays move only the paths of the rack pairs are routed again, not every cable.
     Areas are kept in integer µm² so that adding and removing cables in any order gives
     exactly the sums a fresh build gives.
     """
 
     def __init__(self, doc: Document, router: Router | None = None) -> None:
         self.doc = doc
-        self._paths: dict[tuple[str, str], tuple[tuple[Tray, int, int, str], ...]] = {}
+        router = router or Router(doc)
         self._areas = {m.key: round(cable_area_mm2(m.diameter_mm) * _MM * _MM) for m in doc.catalog.media.values()}
-        self._legs: dict[str, tuple[tuple[tuple[Tray, int, int, str], ...], int]] = {}
+        self._bundle_of: dict[str, Bundle] = {}
+        self._bundles: Counter[Bundle] = Counter()
+        self._pair_links: Counter[tuple[str, str]] = Counter()
+        self._paths: dict[tuple[str, str], Path] = {}
+        for link_id in doc.links:
+            self._assign(router, link_id)
+        self._load_all(router)
+
+    def _load_all(self, router: Router) -> None:
+        """Lay every bundle into the trays along the router's paths."""
+        self._paths = {}
         self._marks: dict[Tray, dict[int, list[int]]] = {}
         self._rows: dict[Tray, Counter[str]] = {}
-        self.crossings: tuple = ()
-        self.rebuild(router or Router(doc))
-
-    def rebuild(self, router: Router) -> set[str]:
-        """Route every link again; returns the ids of the trays loaded before or after."""
-        before = set(self.trays())
-        self._legs, self._marks, self._rows, self._paths = {}, {}, {}, {}
         self.crossings = (tuple(router.cross_x), tuple(router.cross_y))
-        bundles: Counter[tuple[tuple[str, str], int]] = Counter()
-        for link_id in self.doc.links:
-            bundle = self._place(router, link_id)
-            if bundle is not None:
-                bundles[bundle] += 1
-        for (racks, area), count in bundles.items():
-            self._load(self._paths[racks], area, count)
-        return before | set(self.trays())
+        for (racks, area), count in self._bundles.items():
+            self._load(self._path(router, racks), area, count)
 
     def update(self, router: Router, link_ids: Iterable[str]) -> set[str]:
-        """Re-route ``link_ids`` (added, changed or removed); returns the ids of the trays whose load changed."""
+        """Re-route ``link_ids``: every link added, changed or removed, and every link of a rack
+        that moved. Returns the ids of the trays whose load changed."""
+        link_ids = list(link_ids)
+        loaded = set(self.trays())
+        before: dict[str, tuple[Path, int]] = {}
+        for link_id in link_ids:  # off the trays along the paths they were laid with
+            bundle = self._bundle_of.pop(link_id, None)
+            if bundle is None:
+                continue
+            before[link_id] = (self._paths[bundle[0]], bundle[1])
+            self._load(*before[link_id], -1)
+            self._count(bundle, -1)
         if (tuple(router.cross_x), tuple(router.cross_y)) != self.crossings:
-            return self.rebuild(router)
+            for link_id in link_ids:
+                self._assign(router, link_id)
+            self._load_all(router)
+            return loaded | set(self.trays())
         changed: set[Tray] = set()
-        self._paths = {}
         for link_id in link_ids:
-            old = self._legs.pop(link_id, None)
-            if old is not None:
-                self._load(old[0], old[1], -1)
-            if self._place(router, link_id) is not None:
-                self._load(*self._legs[link_id], 1)
-            new = self._legs.get(link_id)
-            if new != old:
-                changed.update(leg[0] for leg in (old[0] if old else ()))
-                changed.update(leg[0] for leg in (new[0] if new else ()))
+            bundle = self._assign(router, link_id)
+            after = (self._path(router, bundle[0]), bundle[1]) if bundle else ((), 0)
+            if after[0]:
+                self._load(*after, 1)
+            if after != before.get(link_id, ((), 0)):
+                changed.update(leg[0] for leg in before.get(link_id, ((), 0))[0])
+                changed.update(leg[0] for leg in after[0])
         return {tray.id for tray in changed}
 
-    def _place(self, router: Router, link_id: str) -> tuple[tuple[str, str], int] | None:
-        """Record the legs and cable area of one link; its (rack pair, area) bundle, or None
-        when it uses no tray (a cable inside one rack, or an end not in the plan)."""
+    def _count(self, bundle: Bundle, count: int) -> None:
+        """Add to (or take from) a bundle's cable count; a rack pair no cable uses any more
+        forgets its path, as one of its racks may have moved."""
+        self._bundles[bundle] += count
+        if not self._bundles[bundle]:
+            del self._bundles[bundle]
+        racks = bundle[0]
+        self._pair_links[racks] += count
+        if not self._pair_links[racks]:
+            del self._pair_links[racks]
+            self._paths.pop(racks, None)
+
+    def _assign(self, router: Router, link_id: str) -> Bundle | None:
+        """Count a link in its bundle; None when it is not in the plan or an end is missing."""
         link = self.doc.links.get(link_id)
         devices = router.devices
         if link is None or link.a_device not in devices or link.b_device not in devices:
             return None
-        racks = (devices[link.a_device].rack, devices[link.b_device].rack)
-        placed = self._path(router, *racks)
-        if not placed:
-            return None
-        area = self._areas.get(link.media, 0)
-        self._legs[link_id] = (placed, area)
-        return racks, area
+        bundle = ((devices[link.a_device].rack, devices[link.b_device].rack), self._areas.get(link.media, 0))
+        self._bundle_of[link_id] = bundle
+        self._count(bundle, 1)
+        return bundle
 
-    def _load(self, placed: tuple[tuple[Tray, int, int, str], ...], area: int, count: int) -> None:
+    def _load(self, placed: Path, area: int, count: int) -> None:
         """Add ``count`` cables of one path and area to the trays (a negative count takes them off)."""
         for tray, lo, hi, row in placed:
             self._mark(tray, lo, area * count, count, count)
@@ -188,16 +211,15 @@ class TrayLoads:
                 del self._rows[tray]
                 del self._marks[tray]
 
-    def _path(self, router: Router, a_rack: str, b_rack: str) -> tuple[tuple[Tray, int, int, str], ...]:
-        """The tray legs between two racks, each with the row it serves; cached per rack pair
-        while one router (one state of the plan) is in use."""
-        key = (a_rack, b_rack)
-        placed = self._paths.get(key)
+    def _path(self, router: Router, racks: tuple[str, str]) -> Path:
+        """The tray legs between two racks, each with the row it serves, as laid in the trays."""
+        placed = self._paths.get(racks)
         if placed is None:
+            a_rack, b_rack = racks
             legs = tray_legs(router.tray_path(a_rack, b_rack)[1])
             rows = (router.places[a_rack].row, router.places[b_rack].row)
-            placed = self._paths[key] = tuple((tray, lo, hi, rows[0] if i == 0 else rows[1])
-                                              for i, (tray, lo, hi) in enumerate(legs))
+            placed = self._paths[racks] = tuple((tray, lo, hi, rows[0] if i == 0 else rows[1])
+                                                for i, (tray, lo, hi) in enumerate(legs))
         return placed
 
     def _mark(self, tray: Tray, at_mm: int, area: int, count: int, ends: int) -> None:
