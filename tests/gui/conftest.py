@@ -69,3 +69,21 @@ def make_view(qtbot):
         return plan
 
     return make
+
+
+@pytest.fixture
+def make_window(qtbot):
+    """Factory: a shown MainWindow over a document, hall fitted; closing it never asks to save."""
+    from planner.ui.main_window import MainWindow
+    from planner.ui.session import DocumentSession
+
+    def make(doc, size=(1400, 900)):
+        window = MainWindow(DocumentSession(doc))
+        qtbot.addWidget(window, before_close_func=lambda w: w.session.undo_stack.setClean())
+        window.resize(*size)
+        window.show()
+        qtbot.waitExposed(window)
+        window.plan_view.fit_to_hall()
+        return window
+
+    return make

@@ -17,7 +17,6 @@ from planner.ui.basis_dialog import BasisDialog, push_basis
 from planner.ui.main_window import MainWindow
 from planner.ui.overlays import TITLES, TRAYS, OverlayLayer, band_colour
 from planner.ui.plan.units import to_model
-from planner.ui.session import DocumentSession
 
 #: 50 × 50 mm trays: each row tray's busiest stretch (128 cables, 905 mm²) is 36 % full, a
 #: warning; the cross-aisle tray's (256 cables between rows 1 and 2) 72 %, over the 50 % limit.
@@ -28,14 +27,8 @@ ROWS = {"tray:row:x:3000": "Row 1 tray (y 3.00 m)", "tray:row:x:5400": "Row 2 tr
 
 
 @pytest.fixture
-def window(qtbot) -> MainWindow:
-    win = MainWindow(DocumentSession(build_template("hall", nodes=96)))
-    qtbot.addWidget(win, before_close_func=lambda w: w.session.undo_stack.setClean())
-    win.resize(1400, 900)
-    win.show()
-    qtbot.waitExposed(win)
-    win.plan_view.fit_to_hall()
-    return win
+def window(make_window) -> MainWindow:
+    return make_window(build_template("hall", nodes=96))
 
 
 def shrink_trays(window: MainWindow, qtbot) -> None:

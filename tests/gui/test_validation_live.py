@@ -15,20 +15,8 @@ from planner.io import load
 from planner.ui.basis_dialog import BasisDialog, push_basis
 from planner.ui.main_window import MainWindow
 from planner.ui.plan.units import to_scene
-from planner.ui.session import DocumentSession
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-
-
-def open_window(qtbot, name: str) -> MainWindow:
-    window = MainWindow(DocumentSession(load(DATA / name)))
-    # edited plans would ask to be saved on close
-    qtbot.addWidget(window, before_close_func=lambda w: w.session.undo_stack.setClean())
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitExposed(window)
-    window.plan_view.fit_to_hall()
-    return window
 
 
 def counts_text(window: MainWindow) -> str:
@@ -45,8 +33,8 @@ def drag(window: MainWindow, start: tuple[float, float], end: tuple[float, float
     QTest.mouseRelease(viewport, Qt.LeftButton, Qt.NoModifier, p1)
 
 
-def test_dragging_a_rack_onto_its_neighbour_is_flagged_and_undo_clears_it(qtbot, tmp_path):
-    window = open_window(qtbot, "clean_row_120kw.hall")
+def test_dragging_a_rack_onto_its_neighbour_is_flagged_and_undo_clears_it(qtbot, tmp_path, make_window):
+    window = make_window(load(DATA / "clean_row_120kw.hall"))
     doc = window.session.doc
     assert window.live_validator.findings == [] and counts_text(window) == "0 errors, 0 warnings"
     window.plan_view.set_snap_enabled(False)
@@ -67,8 +55,8 @@ def test_dragging_a_rack_onto_its_neighbour_is_flagged_and_undo_clears_it(qtbot,
     assert window.plan_view.plan_scene.item_for("rack-6").severity == ""
 
 
-def test_clicking_a_finding_selects_and_centres_its_subjects(qtbot):
-    window = open_window(qtbot, "s2_aisle.hall")
+def test_clicking_a_finding_selects_and_centres_its_subjects(qtbot, make_window):
+    window = make_window(load(DATA / "s2_aisle.hall"))
     table = window.findings_dock.table
     assert window.findings_dock.model.rowCount() == 1
     for _ in range(6):
@@ -82,8 +70,8 @@ def test_clicking_a_finding_selects_and_centres_its_subjects(qtbot):
     assert abs(centre.x() / 100 - (rack.x + 5.2) / 2) < 1.0  # between the rack (3.5 m …) and the column
 
 
-def test_dock_filters_by_severity_and_family(qtbot):
-    window = open_window(qtbot, "clean_row_120kw.hall")
+def test_dock_filters_by_severity_and_family(qtbot, make_window):
+    window = make_window(load(DATA / "clean_row_120kw.hall"))
     # A 12 kPa zone: racks 10.3 kPa (above 80 % → warning), the 900 kg CDU 12.3 kPa (error)
     window.session.push(SetFields({"zone-1": {"rating_kpa": 12.0}}, text="Zone rating"))
     dock = window.findings_dock
@@ -98,8 +86,8 @@ def test_dock_filters_by_severity_and_family(qtbot):
     assert len(dock.visible_findings()) == 7
 
 
-def test_design_basis_is_one_undoable_step_and_revalidates(qtbot):
-    window = open_window(qtbot, "p2_busbar_failover.hall")
+def test_design_basis_is_one_undoable_step_and_revalidates(qtbot, make_window):
+    window = make_window(load(DATA / "p2_busbar_failover.hall"))
     assert {f.rule for f in window.live_validator.findings} == {"P2"}
     dialog = BasisDialog(window.session.doc.basis, window)
     qtbot.addWidget(dialog)
@@ -116,8 +104,8 @@ def test_design_basis_is_one_undoable_step_and_revalidates(qtbot):
     assert not push_basis(window.session, {})
 
 
-def test_design_basis_menu_entry(qtbot):
-    window = open_window(qtbot, "clean_row_120kw.hall")
+def test_design_basis_menu_entry(qtbot, make_window):
+    window = make_window(load(DATA / "clean_row_120kw.hall"))
     titles = [a.text() for a in window.menu("&File").actions()]
     assert "Design &basis…" in titles
 
@@ -133,8 +121,8 @@ def _probe_point(doc, kind: str) -> tuple[float, float]:
 
 
 @pytest.mark.parametrize("kind", ["floor", "power", "busbar", "loops"])
-def test_overlays_toggle_with_a_legend(qtbot, tmp_path, kind):
-    window = open_window(qtbot, "p3_phase_imbalance.hall")
+def test_overlays_toggle_with_a_legend(qtbot, tmp_path, kind, make_window):
+    window = make_window(load(DATA / "p3_phase_imbalance.hall"))
     view, overlays = window.plan_view, window.overlays
     for _ in range(3):
         view.zoom_in()
@@ -156,8 +144,8 @@ def test_overlays_toggle_with_a_legend(qtbot, tmp_path, kind):
     assert kind not in overlays.layers and layer.scene() is None and not overlays.legend.isVisible()
 
 
-def test_properties_dock_shows_live_figures(qtbot):
-    window = open_window(qtbot, "clean_row_120kw.hall")
+def test_properties_dock_shows_live_figures(qtbot, make_window):
+    window = make_window(load(DATA / "clean_row_120kw.hall"))
     window.session.select(["rack-1"])
     texts = [label.text() for label in window.properties_dock.findChildren(QLabel)]
     assert "1,012 kg of 1,800 kg" in texts and "120.0 kW" in texts
@@ -166,8 +154,8 @@ def test_properties_dock_shows_live_figures(qtbot):
     assert "1,054 A" in texts
 
 
-def test_rack_elevation_outlines_devices_with_findings(qtbot, tmp_path):
-    window = open_window(qtbot, "s4_device_overlap.hall")  # SW1 at U4 overlaps N1 (U1–U4) in R01
+def test_rack_elevation_outlines_devices_with_findings(qtbot, tmp_path, make_window):
+    window = make_window(load(DATA / "s4_device_overlap.hall"))  # SW1 at U4 overlaps N1 (U1–U4) in R01
     window.session.select(["rack-1"])
     marks = window.elevation_marks
     elevation = window.elevation_dock.elevation
