@@ -10,8 +10,9 @@ cross-aisle trunk trays have their own sizes).
 ``TrayLoads`` keeps, per tray, a difference map: the cable area and count that enter and
 leave the tray at each position along it (mm). Re-routing the cables of a moved rack changes
 a few entries, and a tray's peak is one sweep over its positions, so live validation stays
-incremental at 32k GPUs. When a move shifts where the cross-aisle trays run, every cable's
-route may change and the loads are rebuilt.
+incremental at 32k GPUs. When a move shifts where the cross-aisle trays run, every route may
+change: the loads are laid again from bundles (the cables between one pair of racks with one
+cross-section), one route per rack pair.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ def tray_legs(polyline: list[Point]) -> list[tuple[Tray, int, int]]:
     return [leg for leg in legs if leg is not None]
 
 
-Path = tuple[tuple[Tray, int, int, str], ...]
+Legs = tuple[tuple[Tray, int, int, str], ...]
 #: Cables that share a route and a cross-section: (source rack, destination rack), area in µm².
 Bundle = tuple[tuple[str, str], int]
 
@@ -132,7 +133,7 @@ class TrayLoads:
         self._bundle_of: dict[str, Bundle] = {}
         self._bundles: Counter[Bundle] = Counter()
         self._pair_links: Counter[tuple[str, str]] = Counter()
-        self._paths: dict[tuple[str, str], Path] = {}
+        self._paths: dict[tuple[str, str], Legs] = {}
         for link_id in doc.links:
             self._assign(router, link_id)
         self._load_all(router)
@@ -151,7 +152,7 @@ class TrayLoads:
         that moved. Returns the ids of the trays whose load changed."""
         link_ids = list(link_ids)
         loaded = set(self.trays())
-        before: dict[str, tuple[Path, int]] = {}
+        before: dict[str, tuple[Legs, int]] = {}
         for link_id in link_ids:  # off the trays along the paths they were laid with
             bundle = self._bundle_of.pop(link_id, None)
             if bundle is None:
@@ -198,7 +199,7 @@ class TrayLoads:
         self._count(bundle, 1)
         return bundle
 
-    def _load(self, placed: Path, area: int, count: int) -> None:
+    def _load(self, placed: Legs, area: int, count: int) -> None:
         """Add ``count`` cables of one path and area to the trays (a negative count takes them off)."""
         for tray, lo, hi, row in placed:
             self._mark(tray, lo, area * count, count, count)
@@ -211,7 +212,7 @@ class TrayLoads:
                 del self._rows[tray]
                 del self._marks[tray]
 
-    def _path(self, router: Router, racks: tuple[str, str]) -> Path:
+    def _path(self, router: Router, racks: tuple[str, str]) -> Legs:
         """The tray legs between two racks, each with the row it serves, as laid in the trays."""
         placed = self._paths.get(racks)
         if placed is None:
