@@ -1,4 +1,4 @@
-"""`planner report FILE --json`: the design figures (racks, feeds, CDUs, design basis)."""
+"""`planner report FILE --json`: the design figures (racks, feeds, CDUs, cable trays, design basis)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from planner.rules.report import build_report
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("report", help="design figures: racks, feeds, CDUs",
+    parser = subparsers.add_parser("report", help="design figures: racks, feeds, CDUs, trays",
                                    description="Print the plan's design figures (weights, floor load, "
-                                   "power, feed currents, CDU heat and flow) and the design basis used.")
+                                   "power, feed currents, CDU heat and flow, cable tray fill) and the design basis used.")
     parser.add_argument("file", help="the .hall file")
     parser.add_argument("--json", action="store_true", help="print JSON (the only format, kept for clarity)")
     parser.set_defaults(func=run)

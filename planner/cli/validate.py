@@ -13,7 +13,7 @@ EXIT_ERRORS = 1
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("validate", help="check floor, power, cooling and space rules",
+    parser = subparsers.add_parser("validate", help="check floor, power, cooling, space and network rules",
                                    description="Check a plan against the rule catalogue. Exit status: 0 no "
                                    "errors, 1 errors found, 2 the file cannot be read.")
     parser.add_argument("file", help="the .hall file")
