@@ -54,6 +54,7 @@ class Context:
         self._outline: Polygon | None = None
         self._outline_built = False
         self._memo: dict[str, Any] = {}
+        self._fabric: dict[str, Any] = {}
         self._trays: TrayLoads | None = None
 
     def memo(self, key: str, factory: Callable[[], Any]) -> Any:
@@ -61,6 +62,17 @@ class Context:
         if key not in self._memo:
             self._memo[key] = factory()
         return self._memo[key]
+
+    def fabric_memo(self, key: str, factory: Callable[[], Any]) -> Any:
+        """A value computed from the fabric's structure alone (which ports the cables join, device
+        types and roles), kept across passes until ``forget_fabric``: a rename, a rack move or a
+        design-basis-free edit elsewhere does not recompute it."""
+        if key not in self._fabric:
+            self._fabric[key] = factory()
+        return self._fabric[key]
+
+    def forget_fabric(self) -> None:
+        self._fabric.clear()
 
     def router(self) -> Router:
         """The cable router over the plan as it stands in this pass."""

@@ -25,6 +25,10 @@ Write a module with functions decorated by ``@rule`` and add its name to ``RULE_
   largest clearance in the design basis), the busbars and CDUs they are assigned to (old and
   new), and the racks on a changed busbar or CDU. A rule must read nothing else: its result
   for a subject may depend only on what these neighbourhoods cover.
+- Values that depend only on the fabric's structure (which ports the cables join, device
+  types and roles) can be kept across edits with ``ctx.fabric_memo(key, factory)``: the
+  engine forgets them when an edit adds, removes or changes a cable or a device beyond its
+  name and place (N2, N4, N5, N6 use it, so renaming a rack does not re-walk 98k cables).
 - ``shared`` (optional) computes inputs every subject of the rule depends on, beyond its
   neighbourhood (N8: where the cross-aisle trays run, which any rack move can shift). After an
   edit the engine recomputes it, and if its value changed the rule re-runs for all subjects.
@@ -167,6 +171,19 @@ def _exists(ctx: Context, scope: str, subject: str) -> bool:
     return subject in getattr(doc, _COLLECTION_OF_SCOPE[scope])
 
 
+#: Device fields no fabric structure depends on (see ``Context.fabric_memo``).
+_PLACEMENT_FIELDS = {"name", "u", "rack"}
+
+
+def changes_fabric(change: Change) -> bool:
+    """Whether an edit can change the fabric's structure: cables added, removed or edited, or
+    devices added, removed or changed beyond their name and place."""
+    if any(prefix_of(i) in ("link", "dev") for i in change.added | change.removed):
+        return True
+    return any(prefix_of(obj_id) == "link" or (prefix_of(obj_id) == "dev" and names - _PLACEMENT_FIELDS)
+               for obj_id, names in change.modified.items())
+
+
 def changed_keys(change: Change) -> set[str]:
     """The ``prefix.field`` inputs a change touched (``prefix.*`` for added or removed objects,
     and for renames: messages quote names, so a rename concerns every rule reading that kind)."""
@@ -248,6 +265,8 @@ class Validator:
             return self.full_run()
         if not change.touched:
             return Delta()
+        if changes_fabric(change):
+            self.ctx.forget_fabric()
         keys = changed_keys(change)
         rules = [r for r in self.rules if r.reads_any(keys)]
         dirty = self._dirty(change)

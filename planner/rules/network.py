@@ -95,8 +95,8 @@ def media_reach(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
                         f"{link.label or link_id}: {link.length_m:.2f} m exceeds {media.name} reach {reach:g} m")
 
 
-@rule("N2", scope=HALL, reads=_FABRIC_READS, source=_FABRIC_SOURCE, title="Each port used once")
-def ports_once(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
+def _port_problems(ctx: Context) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(device, port, links) of every port used by more than one cable or not on its device."""
     doc = ctx.doc
     used: dict[tuple[str, str], list[str]] = defaultdict(list)
     for link in doc.links.values():
@@ -111,39 +111,59 @@ def ports_once(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
         if device.type not in names:
             names[device.type] = set(doc.catalog[device.type].port_names())
         if len(link_ids) > 1 or port not in names[device.type]:
-            problems.append((device_id, port, link_ids))
-    for device_id, port, link_ids in sorted(problems, key=lambda p: (natural_key(p[0]), p[1])):
-        device = doc.devices[device_id]
+            problems.append((device_id, port, tuple(link_ids)))
+    return sorted(problems, key=lambda p: (natural_key(p[0]), p[1]))
+
+
+@rule("N2", scope=HALL, reads=_FABRIC_READS, source=_FABRIC_SOURCE, title="Each port used once")
+def ports_once(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
+    doc = ctx.doc
+    for device_id, port, link_ids in ctx.fabric_memo("N2 ports", lambda: _port_problems(ctx)):
         if len(link_ids) > 1:
             yield r.finding(ctx, ERROR, (device_id, *link_ids),
                             f"{_end_name(ctx, device_id, port)} is used by {len(link_ids)} cables")
-        elif port not in names[device.type]:
+        else:
             yield r.finding(ctx, ERROR, (device_id, *link_ids),
-                            f"{_end_name(ctx, device_id, port)}: {doc.catalog[device.type].name} has no port {port}")
+                            f"{_end_name(ctx, device_id, port)}: {doc.catalog[doc.devices[device_id].type].name} "
+                            f"has no port {port}")
 
 
 def _uplinks(ctx: Context) -> dict[str, Counter]:
-    doc = ctx.doc
-    spread: dict[str, Counter] = defaultdict(Counter)
-    for link in doc.links.values():
-        if link.tier != TIER_LEAF_SPINE:
-            continue
-        a, b = doc.devices.get(link.a_device), doc.devices.get(link.b_device)
-        if a is None or b is None:
-            continue
-        leaf, spine = (a, b) if a.role == "leaf" else (b, a)
-        spread[leaf.id][spine.id] += 1
-    return spread
+    """Leaf → uplink count per spine, in leaf order; kept while the fabric's structure stands."""
+    def count() -> dict[str, Counter]:
+        doc = ctx.doc
+        spread: dict[str, Counter] = defaultdict(Counter)
+        for link in doc.links.values():
+            if link.tier != TIER_LEAF_SPINE:
+                continue
+            a, b = doc.devices.get(link.a_device), doc.devices.get(link.b_device)
+            if a is None or b is None:
+                continue
+            leaf, spine = (a, b) if a.role == "leaf" else (b, a)
+            spread[leaf.id][spine.id] += 1
+        return dict(sorted(spread.items(), key=lambda kv: natural_key(kv[0])))
+
+    return ctx.fabric_memo("uplinks", count)
 
 
 @rule("N4", scope=HALL, reads=_FABRIC_READS, source=_FABRIC_SOURCE, title="Leaf uplinks spread evenly")
 def even_spread(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
-    for leaf_id, counts in sorted(_uplinks(ctx).items(), key=lambda kv: natural_key(kv[0])):
+    for leaf_id, counts in _uplinks(ctx).items():
         if len(set(counts.values())) > 1:
             detail = ", ".join(f"{doc.devices[s].name} {n}" for s, n in sorted(counts.items(), key=lambda kv: natural_key(kv[0])))
             yield r.finding(ctx, ERROR, (leaf_id,),
                             f"Leaf {doc.devices[leaf_id].name}: uplinks not spread evenly over its spines ({detail})")
+
+
+def _downlinks(ctx: Context) -> dict[str, int]:
+    """Node-facing cables per leaf."""
+    def count() -> dict[str, int]:
+        doc = ctx.doc
+        return {leaf_id: sum(1 for link in doc.links_of(leaf_id) if link.tier == TIER_NODE_LEAF)
+                for leaf_id in _uplinks(ctx)}
+
+    return ctx.fabric_memo("downlinks", count)
 
 
 @rule("N5", scope=HALL, reads=_FABRIC_READS, basis=("oversubscription",), source_field="oversubscription",
@@ -151,9 +171,10 @@ def even_spread(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
 def uplink_bandwidth(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
     ratio = doc.basis.oversubscription
-    for leaf_id, counts in sorted(_uplinks(ctx).items(), key=lambda kv: natural_key(kv[0])):
+    downlinks = _downlinks(ctx)
+    for leaf_id, counts in _uplinks(ctx).items():
         up = sum(counts.values())
-        down = sum(1 for link in doc.links_of(leaf_id) if link.tier == TIER_NODE_LEAF)
+        down = downlinks[leaf_id]
         if down > up * ratio + 1e-9:
             yield r.finding(ctx, ERROR, (leaf_id,),
                             f"Leaf {doc.devices[leaf_id].name}: {down} downlinks on {up} uplinks = "
@@ -167,12 +188,12 @@ def _find(parent: dict[str, str], x: str) -> str:
     return x
 
 
-@rule("N6", scope=HALL, reads=_FABRIC_READS, source=_FABRIC_SOURCE, title="Every GPU reaches every other")
-def reachability(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
+def _cut_off(ctx: Context) -> tuple[list[str], int]:
+    """GPU nodes outside the largest connected part of the fabric, and how many nodes there are."""
     doc = ctx.doc
     fabric = [link for link in doc.links.values() if link.tier in TIERS]
     if not fabric:
-        return
+        return [], 0
     nodes = sorted((d.id for d in doc.devices.values() if doc.catalog[d.type].kind == NODE), key=natural_key)
     parent = {d: d for d in doc.devices}
     for link in fabric:
@@ -182,13 +203,21 @@ def reachability(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
                 parent[ra] = rb
     groups = Counter(_find(parent, n) for n in nodes)
     if len(groups) <= 1:
-        return
+        return [], len(nodes)
     main = groups.most_common(1)[0][0]
-    cut_off = [n for n in nodes if _find(parent, n) != main]
+    return [n for n in nodes if _find(parent, n) != main], len(nodes)
+
+
+@rule("N6", scope=HALL, reads=_FABRIC_READS, source=_FABRIC_SOURCE, title="Every GPU reaches every other")
+def reachability(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
+    doc = ctx.doc
+    cut_off, nodes = ctx.fabric_memo("N6 cut off", lambda: _cut_off(ctx))
+    if not cut_off:
+        return
     shown = ", ".join(f"{doc.racks[doc.devices[n].rack].name}/{doc.devices[n].name}" for n in cut_off[:5])
     more = f" and {len(cut_off) - 5} more" if len(cut_off) > 5 else ""
     yield r.finding(ctx, ERROR, (HALL_SUBJECT, *cut_off),
-                    f"{len(cut_off)} of {len(nodes)} GPU nodes cannot reach the rest of the fabric: {shown}{more}")
+                    f"{len(cut_off)} of {nodes} GPU nodes cannot reach the rest of the fabric: {shown}{more}")
 
 
 _ROUTE_READS = {*_ENDS, "link.length_m", "link.media", "dev.rack", "dev.u", "dev.type",

@@ -112,12 +112,21 @@ HALL_TEXT = _hall_with_small_trays()
 
 def _cable_command(doc, data):
     """An edit of the cabling itself, or one of the plan edits of ``_command``."""
-    kind = data.draw(st.sampled_from(["media", "delete_link", "plan", "plan", "plan"]), label="cable kind")
+    kind = data.draw(st.sampled_from(["media", "delete_link", "rewire", "rename_device", "role", "plan", "plan",
+                                      "plan"]), label="cable kind")
     link = _pick(data, doc.links, "link")
     if kind == "media" and link:
         return SetFields({link: {"media": data.draw(st.sampled_from(["dac", "acc", "sr4", ""]))}})
     if kind == "delete_link" and link:
         return RemoveObjects([link])
+    if kind == "rewire" and link:  # the far end onto another device's port: N2, N4–N6 change
+        device = _pick(data, doc.devices, "device")
+        return SetFields({link: {"b_device": device, "b_port": "1/1"}}) if device else None
+    device = _pick(data, doc.devices, "renamed device")
+    if kind == "rename_device" and device:
+        return SetFields({device: {"name": data.draw(st.sampled_from(["N1", "L9", "S1"]))}})
+    if kind == "role" and device:
+        return SetFields({device: {"role": data.draw(st.sampled_from(["", "leaf", "spine"]))}})
     return _command(doc, data)
 
 

@@ -72,3 +72,14 @@ def test_plan_sources_override_the_default(plan):
 
 def test_bundled_example_has_no_errors(example_doc):
     assert [f for f in validate(example_doc) if f.severity == ERROR] == []
+
+
+def test_which_edits_change_the_fabric_structure():
+    from planner.commands.base import Change
+    from planner.rules.engine import changes_fabric
+
+    assert not changes_fabric(Change(modified={"dev-1": {"name", "u", "rack"}, "rack-1": {"x", "name"}}))
+    assert changes_fabric(Change(modified={"dev-1": {"role"}}))
+    assert changes_fabric(Change(modified={"link-1": {"media"}}))
+    assert changes_fabric(Change(added={"dev-9"}))
+    assert changes_fabric(Change(removed={"link-4"}))
