@@ -14,6 +14,7 @@ from PySide6.QtGui import QAction, QColor, QIcon, QPixmap
 
 from planner.fabric.routing import recompute_lengths
 from planner.model.objects import TIERS
+from planner.ui.busy import busy
 from planner.ui.cable_dock import CableDock
 from planner.ui.cable_layer import CableLayer, rail_colour
 from planner.ui.fabric_dialog import GenerateFabricDialog
@@ -39,9 +40,10 @@ def generate_fabric(window: MainWindow) -> None:
 
 def recompute(window: MainWindow) -> None:
     doc = window.session.doc
-    command = recompute_lengths(doc, list(doc.links))
-    if command.values:
-        window.session.push(command)
+    with busy(window, f"Routing {len(doc.links):,} cables…"):
+        command = recompute_lengths(doc, list(doc.links))
+        if command.values:
+            window.session.push(command)
     window.show_status(f"{len(command.values)} cable length{'s' if len(command.values) != 1 else ''} changed")
 
 

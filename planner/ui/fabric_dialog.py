@@ -23,6 +23,7 @@ from planner.commands.edits import Refusal
 from planner.fabric import FabricError, generate_fabric
 from planner.fabric.sizing import default_switch, design_fabric, node_devices, rails_of
 from planner.model.catalog import SWITCH
+from planner.ui.busy import busy
 from planner.ui.dialogs.parts import error_label, ok_cancel
 from planner.ui.session import DocumentSession
 
@@ -90,9 +91,10 @@ class GenerateFabricDialog(QDialog):
 
     def accept(self) -> None:
         try:
-            command = self.command()
+            with busy(self, "Generating the fabric, cabling and routing…"):
+                command = self.command()
+                self.session.push(command)
         except (FabricError, Refusal) as exc:
             self.error.setText(str(exc))
             return
-        self.session.push(command)
         super().accept()

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from planner.commands import AddObjects, Compound, SetOutline
 from planner.io import HallFileError, load, save
 from planner.model.document import Document
+from planner.ui.busy import busy
 from planner.ui.dialogs.new_hall import NewHallDialog
 from planner.ui.recovery import Autosaver
 
@@ -134,13 +135,14 @@ class FileController(QObject):
         if ask and not self.maybe_save():
             return False
         try:
-            doc = load(path)
+            with busy(self.window, f"Opening {Path(path).name}…"):
+                doc = load(path)
+                self.set_document(doc, Path(path).resolve())
         except HallFileError as exc:
             QMessageBox.critical(self.window, "Cannot open plan",
                                  f"{Path(path).name} cannot be opened:\n\n{describe_error(exc)}\n\n"
                                  "The open plan is unchanged.")
             return False
-        self.set_document(doc, Path(path).resolve())
         self.window.show_status(f"Opened {path}")
         return True
 
@@ -161,7 +163,8 @@ class FileController(QObject):
 
     def _write(self, path: Path) -> bool:
         try:
-            save(self.session.doc, path)
+            with busy(self.window, f"Saving {path.name}…"):
+                save(self.session.doc, path)
         except OSError as exc:
             QMessageBox.critical(self.window, "Cannot save plan",
                                  f"{path} could not be written:\n\n{exc.strerror or exc}\n\n"

@@ -7,8 +7,6 @@ cannot make error-free keeps the dialog open with the one-line reason.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -32,6 +30,7 @@ from planner.model.catalog import NODE, SWITCH, builtin_catalog
 from planner.model.document import Document
 from planner.rules.engine import validate
 from planner.rules.finding import ERROR
+from planner.ui.busy import busy
 from planner.ui.dialogs.parts import error_label, ok_cancel
 
 TEMPLATE_LABELS = {"starter": "Starter: one rack, up to 4 nodes",
@@ -102,12 +101,10 @@ class TemplateDialog(QDialog):
         return f"{self.template.currentData()}-{self.nodes.value()}-nodes"
 
     def accept(self) -> None:
-        QGuiApplication.setOverrideCursor(Qt.WaitCursor)
         try:
-            self._doc = self.build()
+            with busy(self, f"Building the {self.template.currentData()} template, {self.nodes.value():,} nodes…"):
+                self._doc = self.build()
         except TemplateError as exc:
             self.error.setText(str(exc))
             return
-        finally:
-            QGuiApplication.restoreOverrideCursor()
         super().accept()
