@@ -16,15 +16,16 @@ Write a module with functions decorated by ``@rule`` and add its name to ``RULE_
 
 - ``scope`` says what one check is about: one rack, floor unit, busbar, CDU, zone, device,
   link, cable tray (TRAY, subjects are the ids of ``planner.fabric.trays``: the trays the
-  routed cables load), or the whole hall (HALL, subject ``"hall"``). The function gets the Context, one
-  subject id and the Rule, and yields Findings (make them with ``r.finding``).
+  routed cables load), or the whole hall (HALL, subject ``"hall"``). The function gets the
+  Context, one subject id and the Rule, and yields Findings (make them with ``r.finding``).
 - ``reads`` names the inputs as ``"prefix.field"`` (``"rack.x"``) or ``"prefix.*"`` (any field,
   or objects added/removed). After an edit a rule runs only if the edit touched something it
   reads (a rename counts as touching every field), and only for the subjects of its scope
-  the edit can affect: the objects changed, their racks and devices, the trays their cables ran and run in, their spatial neighbours (STRtree over footprints, within the
-  largest clearance in the design basis), the busbars and CDUs they are assigned to (old and
-  new), and the racks on a changed busbar or CDU. A rule must read nothing else: its result
-  for a subject may depend only on what these neighbourhoods cover.
+  the edit can affect: the objects changed, their racks and devices, the trays their cables
+  ran and run in, their spatial neighbours (STRtree over footprints, within the largest
+  clearance in the design basis), the busbars and CDUs they are assigned to (old and new),
+  and the racks on a changed busbar or CDU. A rule must read nothing else: its result for a
+  subject may depend only on what these neighbourhoods cover.
 - Values that depend only on the fabric's structure (which ports the cables join, device
   types and roles) can be kept across edits with ``ctx.fabric_memo(key, factory)``: the
   engine forgets them when an edit adds, removes or changes a cable or a device beyond its
