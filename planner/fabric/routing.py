@@ -8,8 +8,10 @@ the route takes the crossing that gives the shortest run. Cables inside one rack
 rack's vertical manager from U to U. Slack (``cable_slack_fraction``, at least
 ``cable_slack_min_m``) is added and the media and stock length are chosen by ``media``.
 
-``Router`` precomputes per-rack and per-device figures so that every link of a 32k-GPU hall
-routes in a few seconds; ``route`` and ``recompute_lengths`` are the calls other parts use.
+``Router`` precomputes per-rack figures and keeps each rack pair's tray path, so every link of
+a 32k-GPU hall routes in well under a second; ``refresh`` keeps one router current across edits
+(live validation and the plan's cable layer share it), re-routing only the rack pairs whose
+path an edit changed. ``route`` and ``recompute_lengths`` are the calls other parts use.
 """
 
 from __future__ import annotations
@@ -52,11 +54,16 @@ def _along_x(rotation: int) -> bool:
     return rotation % 180 == 0
 
 
+RackPair = tuple[str, str]
+TrayPath = tuple[float, list[Point]]
+
+
 class Router:
     """Routes links over a document's racks, optionally with racks and devices not yet in it.
 
     ``racks`` and ``devices`` override or extend the document's (used by the fabric generator
-    before its command is applied).
+    before its command is applied). Without them the router reads the document's devices as
+    they are, and ``refresh`` brings it up to date after racks move or change.
     """
 
     def __init__(self, doc: Document, racks: Iterable[Rack] = (), devices: Iterable = ()) -> None:
@@ -69,26 +76,80 @@ class Router:
         self.media = media_order(doc.catalog.media)
         all_racks = dict(doc.racks)
         all_racks.update({r.id: r for r in racks})
-        self.devices = dict(doc.devices)
-        self.devices.update({d.id: d for d in devices})
-        self.places: dict[str, _RackPlace] = {}
-        for rack in all_racks.values():
-            item = doc.catalog[rack.type]
-            self.places[rack.id] = _RackPlace(rack.x, rack.y, _along_x(rack.rotation), rack.row,
-                                              item.rack_units * RACK_UNIT_M)
-        network = {d.rack for d in self.devices.values() if doc.catalog[d.type].kind == SWITCH}
-        self.cross_x = self._crossings([p.x for p in self.places.values()],
-                                       [self.places[r].x for r in network if r in self.places])
-        self.cross_y = self._crossings([p.y for p in self.places.values()],
-                                       [self.places[r].y for r in network if r in self.places])
-        self._switch_kind = {d.id: doc.catalog[d.type].kind == SWITCH for d in self.devices.values()}
-        self._paths: dict[tuple[str, str], tuple[float, list[Point]]] = {}
+        extra = {d.id: d for d in devices}
+        self.devices = {**doc.devices, **extra} if extra else doc.devices
+        self.places: dict[str, _RackPlace] = {r.id: self._place(r) for r in all_racks.values()}
+        self._network = {d.rack for d in self.devices.values() if self._is_switch(d.id)}
+        self.cross_x: list[float] = []
+        self.cross_y: list[float] = []
+        self._set_crossings()
+        self._paths: dict[RackPair, TrayPath] = {}
+        self._pairs_of: dict[str, set[RackPair]] = {}
+
+    def _place(self, rack: Rack) -> _RackPlace:
+        item = self.doc.catalog[rack.type]
+        return _RackPlace(rack.x, rack.y, _along_x(rack.rotation), rack.row, item.rack_units * RACK_UNIT_M)
+
+    def _is_switch(self, device_id: str) -> bool:
+        return self.doc.catalog[self.devices[device_id].type].kind == SWITCH
+
+    def _set_crossings(self) -> bool:
+        """Place the cross-aisle trays at both row ends and over every network rack; whether they moved."""
+        places = self.places.values()
+        network = [self.places[r] for r in self._network if r in self.places]
+        cross_x = self._crossings([p.x for p in places], [p.x for p in network])
+        cross_y = self._crossings([p.y for p in places], [p.y for p in network])
+        moved = (cross_x, cross_y) != (self.cross_x, self.cross_y)
+        self.cross_x, self.cross_y = cross_x, cross_y
+        return moved
 
     @staticmethod
     def _crossings(all_coords: list[float], network_coords: list[float]) -> list[float]:
         if not all_coords:
             return []
         return sorted({min(all_coords), max(all_coords), *network_coords})
+
+    def refresh(self, rack_ids: Iterable[str]) -> dict[RackPair, bool]:
+        """Bring the router up to date after an edit touched these racks (moved, turned, re-typed,
+        re-rowed, added, removed, or devices added to or taken from them).
+
+        Routes again the kept pairs of the touched racks, and every kept pair between rows when
+        the edit shifted a cross-aisle tray. Returns the pairs to lay again: those of the touched
+        racks and those whose path changed, each with whether its length along the trays changed.
+        """
+        doc = self.doc
+        stale: set[RackPair] = set()
+        for rack_id in rack_ids:
+            rack = doc.racks.get(rack_id)
+            if rack is None:
+                self.places.pop(rack_id, None)
+                self._network.discard(rack_id)
+            else:
+                self.places[rack_id] = self._place(rack)
+                if any(self._is_switch(d.id) for d in doc.devices_in(rack_id)):
+                    self._network.add(rack_id)
+                else:
+                    self._network.discard(rack_id)
+            stale |= self._pairs_of.get(rack_id, set())
+        for pair in [p for p in stale if p[0] not in self.places or p[1] not in self.places]:
+            stale.discard(pair)
+            self._forget(pair)
+        crossings_moved = self._set_crossings()
+        changed: dict[RackPair, bool] = {}
+        for pair in self._paths if crossings_moved else stale:
+            old = self._paths[pair]
+            # paths along one row (two points) or inside a rack (one) never use a crossing
+            if pair in stale or len(old[1]) == 4:
+                new = self._tray_path(*pair)
+                if new != old or pair in stale:
+                    self._paths[pair] = new
+                    changed[pair] = new[0] != old[0]
+        return changed
+
+    def _forget(self, pair: RackPair) -> None:
+        del self._paths[pair]
+        for rack_id in pair:
+            self._pairs_of.get(rack_id, set()).discard(pair)
 
     def height_m(self, device_id: str) -> float:
         """Height of a device's lowest U above the rack floor."""
@@ -105,7 +166,7 @@ class Router:
         horizontal, points = self.tray_path(da.rack, db.rack)
         return vertical + horizontal, points
 
-    def tray_path(self, a_rack: str, b_rack: str) -> tuple[float, list[Point]]:
+    def tray_path(self, a_rack: str, b_rack: str) -> TrayPath:
         """Length along the trays between two racks and its plan polyline: one point in the same
         rack, two along one row tray, four when the cable crosses between rows. Kept per rack
         pair (the many cables between two racks share it); do not change the list returned."""
@@ -113,9 +174,11 @@ class Router:
         path = self._paths.get(key)
         if path is None:
             path = self._paths[key] = self._tray_path(a_rack, b_rack)
+            self._pairs_of.setdefault(a_rack, set()).add(key)
+            self._pairs_of.setdefault(b_rack, set()).add(key)
         return path
 
-    def _tray_path(self, a_rack: str, b_rack: str) -> tuple[float, list[Point]]:
+    def _tray_path(self, a_rack: str, b_rack: str) -> TrayPath:
         pa, pb = self.places[a_rack], self.places[b_rack]
         if a_rack == b_rack:
             return 0.0, [(pa.x, pa.y)]
@@ -160,7 +223,7 @@ class Router:
     def route(self, a_device: str, b_device: str, tier: str = "") -> RouteResult:
         run_m, points = self.run(a_device, b_device)
         length = self.rounded(run_m)
-        s2s = tier != TIER_NODE_LEAF and self._switch_kind[a_device] and self._switch_kind[b_device]
+        s2s = tier != TIER_NODE_LEAF and self._is_switch(a_device) and self._is_switch(b_device)
         choice = self.choose(length, s2s) if length > 0 else NO_MEDIA
         return RouteResult(length, choice.stock_m, choice.media, points, run_m)
 

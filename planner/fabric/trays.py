@@ -8,22 +8,23 @@ cross-section: width × fill depth × stacked levels, from the design basis (row
 cross-aisle trunk trays have their own sizes).
 
 ``TrayLoads`` keeps, per tray, a difference map: the cable area and count that enter and
-leave the tray at each position along it (mm). Re-routing the cables of a moved rack changes
-a few entries, and a tray's peak is one sweep over its positions, so live validation stays
-incremental at 32k GPUs. When a move shifts where the cross-aisle trays run, every route may
-change: the loads are laid again from bundles (the cables between one pair of racks with one
-cross-section), one route per rack pair.
+leave the tray at each position along it (mm). It is fed the flows of ``bundles.CableBundles``
+(cables counted per rack pair, laid along the pair's route): re-routing the cables of a moved
+rack changes a few entries, a move that shifts a cross-aisle tray re-lays only the rack pairs
+whose route it changed, and a tray's peak is one sweep over its positions, so live validation
+stays incremental at 32k GPUs.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import NamedTuple
 
+from planner.fabric.bundles import CableBundles, Flow, Route
 from planner.fabric.routing import Router
 from planner.model.basis import DesignBasis
 from planner.model.document import Document
@@ -113,115 +114,61 @@ def tray_legs(polyline: list[Point]) -> list[tuple[Tray, int, int]]:
 
 
 Legs = tuple[tuple[Tray, int, int, str], ...]
-#: Cables that share a route and a cross-section: (source rack, destination rack), area in µm².
-Bundle = tuple[tuple[str, str], int]
 
 
 class TrayLoads:
-    """Per-tray cable loads of a document, updated link by link (see the module docstring).
+    """Per-tray cable loads of a document, kept up to date from the bundles' flows (see the
+    module docstring).
 
-    Cables are counted in bundles of one rack pair and one cross-section, so when the
-    cross-aisle trays move only the paths of the rack pairs are routed again, not every cable.
     Areas are kept in integer µm² so that adding and removing cables in any order gives
     exactly the sums a fresh build gives.
     """
 
-    def __init__(self, doc: Document, router: Router | None = None) -> None:
+    def __init__(self, doc: Document, bundles: CableBundles | None = None) -> None:
         self.doc = doc
-        router = router or Router(doc)
         self._areas = {m.key: round(cable_area_mm2(m.diameter_mm) * _MM * _MM) for m in doc.catalog.media.values()}
-        self._bundle_of: dict[str, Bundle] = {}
-        self._bundles: Counter[Bundle] = Counter()
-        self._pair_links: Counter[tuple[str, str]] = Counter()
-        self._paths: dict[tuple[str, str], Legs] = {}
-        for link_id in doc.links:
-            self._assign(router, link_id)
-        self._load_all(router)
-
-    def _load_all(self, router: Router) -> None:
-        """Lay every bundle into the trays along the router's paths."""
-        self._paths = {}
         self._marks: dict[Tray, dict[int, list[int]]] = {}
         self._rows: dict[Tray, Counter[str]] = {}
-        self.crossings = (tuple(router.cross_x), tuple(router.cross_y))
-        for (racks, area), count in self._bundles.items():
-            self._load(self._path(router, racks), area, count)
+        self._legs: dict[Route, list] = {}
+        bundles = bundles or CableBundles(doc, Router(doc))
+        self.apply(bundles.flows())
 
-    def update(self, router: Router, link_ids: Iterable[str]) -> set[str]:
-        """Re-route ``link_ids``: every link added, changed or removed, and every link of a rack
-        that moved. Returns the ids of the trays whose load changed."""
-        link_ids = list(link_ids)
-        loaded = set(self.trays())
-        before: dict[str, tuple[Legs, int]] = {}
-        for link_id in link_ids:  # off the trays along the paths they were laid with
-            bundle = self._bundle_of.pop(link_id, None)
-            if bundle is None:
-                continue
-            before[link_id] = (self._paths[bundle[0]], bundle[1])
-            self._load(*before[link_id], -1)
-            self._count(bundle, -1)
-        if (tuple(router.cross_x), tuple(router.cross_y)) != self.crossings:
-            for link_id in link_ids:
-                self._assign(router, link_id)
-            self._load_all(router)
-            return loaded | set(self.trays())
+    def apply(self, flows: list[Flow]) -> set[str]:
+        """Lay (and take off) the cables of ``flows``; the ids of the trays whose load changed."""
         changed: set[Tray] = set()
-        for link_id in link_ids:
-            bundle = self._assign(router, link_id)
-            after = (self._path(router, bundle[0]), bundle[1]) if bundle else ((), 0)
-            if after[0]:
-                self._load(*after, 1)
-            if after != before.get(link_id, ((), 0)):
-                changed.update(leg[0] for leg in before.get(link_id, ((), 0))[0])
-                changed.update(leg[0] for leg in after[0])
+        for route, counts in flows:
+            area = sum(self._areas.get(media, 0) * n for (media, _tier, _rail), n in counts.items())
+            cables = sum(counts.values())
+            legs = self._legs_of(route, cables)
+            self._load(legs, area, cables)
+            changed.update(leg[0] for leg in legs)
         return {tray.id for tray in changed}
 
-    def _count(self, bundle: Bundle, count: int) -> None:
-        """Add to (or take from) a bundle's cable count; a rack pair no cable uses any more
-        forgets its path, as one of its racks may have moved."""
-        self._bundles[bundle] += count
-        if not self._bundles[bundle]:
-            del self._bundles[bundle]
-        racks = bundle[0]
-        self._pair_links[racks] += count
-        if not self._pair_links[racks]:
-            del self._pair_links[racks]
-            self._paths.pop(racks, None)
+    def _legs_of(self, route: Route, cables: int) -> Legs:
+        """The tray legs of a route, each with the row it serves; kept while cables lie along it."""
+        entry = self._legs.get(route)
+        if entry is None:
+            points, rows = route
+            legs = tuple((tray, lo, hi, rows[0] if i == 0 else rows[1])
+                         for i, (tray, lo, hi) in enumerate(tray_legs(list(points))))
+            entry = self._legs[route] = [legs, 0]
+        entry[1] += cables
+        if not entry[1]:
+            del self._legs[route]
+        return entry[0]
 
-    def _assign(self, router: Router, link_id: str) -> Bundle | None:
-        """Count a link in its bundle; None when it is not in the plan or an end is missing."""
-        link = self.doc.links.get(link_id)
-        devices = router.devices
-        if link is None or link.a_device not in devices or link.b_device not in devices:
-            return None
-        bundle = ((devices[link.a_device].rack, devices[link.b_device].rack), self._areas.get(link.media, 0))
-        self._bundle_of[link_id] = bundle
-        self._count(bundle, 1)
-        return bundle
-
-    def _load(self, placed: Legs, area: int, count: int) -> None:
-        """Add ``count`` cables of one path and area to the trays (a negative count takes them off)."""
-        for tray, lo, hi, row in placed:
-            self._mark(tray, lo, area * count, count, count)
-            self._mark(tray, hi, -area * count, -count, count)
+    def _load(self, legs: Legs, area: int, cables: int) -> None:
+        """Add ``cables`` cables of total cross-section ``area`` along the legs (negative: take them off)."""
+        for tray, lo, hi, row in legs:
+            self._mark(tray, lo, area, cables, cables)
+            self._mark(tray, hi, -area, -cables, cables)
             rows = self._rows.setdefault(tray, Counter())
-            rows[row] += count
+            rows[row] += cables
             if not rows[row]:
                 del rows[row]
             if not rows:
                 del self._rows[tray]
                 del self._marks[tray]
-
-    def _path(self, router: Router, racks: tuple[str, str]) -> Legs:
-        """The tray legs between two racks, each with the row it serves, as laid in the trays."""
-        placed = self._paths.get(racks)
-        if placed is None:
-            a_rack, b_rack = racks
-            legs = tray_legs(router.tray_path(a_rack, b_rack)[1])
-            rows = (router.places[a_rack].row, router.places[b_rack].row)
-            placed = self._paths[racks] = tuple((tray, lo, hi, rows[0] if i == 0 else rows[1])
-                                                for i, (tray, lo, hi) in enumerate(legs))
-        return placed
 
     def _mark(self, tray: Tray, at_mm: int, area: int, count: int, ends: int) -> None:
         """Cable area and count stepping up or down at a position; ``ends`` counts the legs ending there."""

@@ -15,7 +15,8 @@ import shapely
 from shapely.geometry import Polygon, box
 from shapely.strtree import STRtree
 
-from planner.fabric.routing import Router
+from planner.fabric.bundles import CableBundles, Listener
+from planner.fabric.routing import RackPair, Router
 from planner.fabric.trays import TrayLoads
 from planner.model.document import Document, natural_key, prefix_of
 from planner.model.geometry import bounds_of, point_in_polygon
@@ -24,6 +25,8 @@ from planner.rules.figures import RackFigures, rack_figures
 
 #: Collections whose footprints are in the spatial index.
 SPATIAL_PREFIXES = ("rack", "fu", "obs")
+#: Objects moved since the STRtree was built that ``near`` checks one by one before it rebuilds.
+_MOVED_BEFORE_REBUILD = 64
 
 
 def object_bounds(doc: Document, obj_id: str) -> tuple[float, float, float, float]:
@@ -39,6 +42,7 @@ class Context:
 
     def __init__(self, doc: Document) -> None:
         self.doc = doc
+        self._route_listeners: list[Listener] = []
         self.forget_all()
 
     def forget_all(self) -> None:
@@ -47,15 +51,22 @@ class Context:
         self._feed_index: dict[str, set[str]] | None = None
         self._cdu_index: dict[str, set[str]] | None = None
         self._assigned: dict[str, tuple[str | None, str | None, str | None]] = {}
+        self._sorted_on: dict[str, list[str]] = {}
         self._zone_of: dict[str, Zone | None] = {}
         self._tree: STRtree | None = None
         self._tree_ids: list[str] = []
+        self._moved: dict[str, tuple[float, float, float, float] | None] = {}
         self._shapes: dict[str, Any] = {}
         self._outline: Polygon | None = None
         self._outline_built = False
         self._memo: dict[str, Any] = {}
         self._fabric: dict[str, Any] = {}
+        self._router: Router | None = None
+        self._rerouted: dict[RackPair, bool] = {}
+        self._bundles: CableBundles | None = None
         self._trays: TrayLoads | None = None
+        if self._route_listeners:
+            self.cable_bundles()  # the watchers start again from the bundles as they are now
 
     def memo(self, key: str, factory: Callable[[], Any]) -> Any:
         """A value computed once per validation pass (a full run or one update), e.g. a router."""
@@ -75,8 +86,10 @@ class Context:
         self._fabric.clear()
 
     def router(self) -> Router:
-        """The cable router over the plan as it stands in this pass."""
-        return self.memo("router", lambda: Router(self.doc))
+        """The cable router over the plan as it stands, kept current across edits by ``forget``."""
+        if self._router is None:
+            self._router = Router(self.doc)
+        return self._router
 
     def end_pass(self) -> None:
         """Forget the per-pass values: the next edit may have changed what they were made from."""
@@ -99,15 +112,22 @@ class Context:
         assert self._feed_index is not None and self._cdu_index is not None
         rack = self.doc.racks[rack_id]
         self._assigned[rack_id] = (rack.feed_a, rack.feed_b, rack.cdu)
+        self._forget_sorted(rack.feed_a, rack.feed_b, rack.cdu)
         for target in (rack.feed_a, rack.feed_b):
             if target is not None:
                 self._feed_index.setdefault(target, set()).add(rack_id)
         if rack.cdu is not None:
             self._cdu_index.setdefault(rack.cdu, set()).add(rack_id)
 
+    def _forget_sorted(self, *targets: str | None) -> None:
+        for target in targets:
+            if target is not None:
+                self._sorted_on.pop(target, None)
+
     def _unindex_rack(self, rack_id: str) -> None:
         assert self._feed_index is not None and self._cdu_index is not None
         feed_a, feed_b, cdu = self._assigned.pop(rack_id, (None, None, None))
+        self._forget_sorted(feed_a, feed_b, cdu)
         for target in (feed_a, feed_b):
             if target is not None:
                 self._feed_index.get(target, set()).discard(rack_id)
@@ -129,13 +149,21 @@ class Context:
         if self._feed_index is None:
             self._build_assignments()
         assert self._feed_index is not None
-        return sorted(self._feed_index.get(bus_id, ()), key=natural_key)
+        return self._sorted(bus_id, self._feed_index)
 
     def racks_on_cdu(self, cdu_id: str) -> list[str]:
         if self._cdu_index is None:
             self._build_assignments()
         assert self._cdu_index is not None
-        return sorted(self._cdu_index.get(cdu_id, ()), key=natural_key)
+        return self._sorted(cdu_id, self._cdu_index)
+
+    def _sorted(self, target: str, index: dict[str, set[str]]) -> list[str]:
+        """The racks on a busbar or CDU in name order, kept until one of them is re-indexed
+        (several rules ask per rack after a move; do not change the list returned)."""
+        racks = self._sorted_on.get(target)
+        if racks is None:
+            racks = self._sorted_on[target] = sorted(index.get(target, ()), key=natural_key)
+        return racks
 
     # -------------------------------------------------------------------- zones
     def zone_of(self, obj_id: str) -> Zone | None:
@@ -167,15 +195,26 @@ class Context:
         ids = [*self.doc.racks, *self.doc.floor_units, *self.doc.obstacles]
         self._tree_ids = ids
         self._tree = STRtree([self.shape(i) for i in ids])
+        self._moved = {}
 
     def near(self, bounds: tuple[float, float, float, float], margin: float) -> list[str]:
-        """Ids of racks, floor units and obstacles whose footprint comes within ``margin`` of ``bounds``."""
+        """Ids of racks, floor units and obstacles whose footprint comes within ``margin`` of ``bounds``.
+
+        The STRtree is built once; objects moved, added or removed since are left out of its
+        answers and checked one by one, so a drag does not rebuild the tree of the whole hall.
+        """
         if self._tree is None:
             self._build_tree()
         assert self._tree is not None
-        x0, y0, x1, y1 = bounds
-        hits = self._tree.query(box(x0 - margin, y0 - margin, x1 + margin, y1 + margin))
-        return [self._tree_ids[i] for i in hits]
+        x0, y0, x1, y1 = bounds[0] - margin, bounds[1] - margin, bounds[2] + margin, bounds[3] + margin
+        hits = [self._tree_ids[i] for i in self._tree.query(shapely.box(x0, y0, x1, y1))]
+        if not self._moved:
+            return hits
+        hits = [i for i in hits if i not in self._moved]
+        for obj_id, now in self._moved.items():
+            if now is not None and now[0] <= x1 and x0 <= now[2] and now[1] <= y1 and y0 <= now[3]:
+                hits.append(obj_id)
+        return hits
 
     def outline(self) -> Polygon | None:
         if not self._outline_built:
@@ -185,18 +224,36 @@ class Context:
         return self._outline
 
     # -------------------------------------------------------------------- trays
+    def cable_bundles(self) -> CableBundles:
+        """The cables counted per rack pair along the router's paths, built on first use and
+        then kept up to date by ``update_routes``."""
+        if self._bundles is None:
+            self._bundles = CableBundles(self.doc, self.router(), self._route_listeners)
+        return self._bundles
+
+    def watch_routes(self, listener: Listener) -> None:
+        """Tell ``listener`` every bundle's flow now and whenever the bundles are built again (a
+        full run), then each edit's flows (the plan's cable layer draws from them)."""
+        self._route_listeners.append(listener)
+        self.cable_bundles().listen(listener)
+
     def tray_loads(self) -> TrayLoads:
-        """Cable loads of every tray, built on first use and then kept up to date by ``update_trays``."""
+        """Cable loads of every tray, built on first use and then kept up to date by ``update_routes``."""
         if self._trays is None:
-            self._trays = TrayLoads(self.doc, self.router())
+            self._trays = TrayLoads(self.doc, self.cable_bundles())
         return self._trays
 
-    def update_trays(self, link_ids: set[str]) -> set[str]:
-        """Re-route the links an edit touched; the ids of the trays whose load changed (none
-        when no tray rule has asked for the loads yet)."""
-        if self._trays is None:
-            return set()
-        return self._trays.update(self.router(), link_ids)
+    def update_routes(self, link_ids: set[str]) -> tuple[set[str], set[str]]:
+        """Re-count the cables whose bundle an edit changed and re-lay the rack pairs the router
+        re-routed (``forget`` refreshed it). Returns the ids of the trays whose load changed and
+        of the cables whose length along the trays changed (both empty until something has
+        asked for the bundles)."""
+        rerouted, self._rerouted = self._rerouted, {}
+        if self._bundles is None:
+            return set(), set()
+        flows, others = self._bundles.update(link_ids, rerouted)
+        trays = self._trays.apply(flows) if self._trays is not None else set()
+        return trays, others
 
     # ------------------------------------------------------------ invalidation
     def forget(self, racks: set[str], spatial: set[str], assignments: set[str], zones_changed: bool) -> None:
@@ -204,11 +261,15 @@ class Context:
         the assignment index entries of ``assignments`` racks, and zone membership."""
         for rack_id in racks:
             self._racks.pop(rack_id, None)
+        if self._router is not None and racks:
+            self._rerouted.update(self._router.refresh(racks))
         if spatial:
             for obj_id in spatial:
                 self._shapes.pop(obj_id, None)
                 self._zone_of.pop(obj_id, None)
-            self._tree = None
+            self._moved.update((i, object_bounds(self.doc, i) if i in self.doc else None) for i in spatial)
+            if len(self._moved) > _MOVED_BEFORE_REBUILD:
+                self._tree = None
         if zones_changed:
             self._zone_of.clear()
         if self._feed_index is not None:

@@ -30,9 +30,10 @@ Write a module with functions decorated by ``@rule`` and add its name to ``RULE_
   types and roles) can be kept across edits with ``ctx.fabric_memo(key, factory)``: the
   engine forgets them when an edit adds, removes or changes a cable or a device beyond its
   name and place (N2, N4, N5, N6 use it, so renaming a rack does not re-walk 98k cables).
-- ``shared`` (optional) computes inputs every subject of the rule depends on, beyond its
-  neighbourhood (N8: where the cross-aisle trays run, which any rack move can shift). After an
-  edit the engine recomputes it, and if its value changed the rule re-runs for all subjects.
+- ``follows_routes`` (LINK rules that read a cable's routed length, N8): the rule also re-runs
+  for every cable whose route an edit changed beyond its own racks' cables: when a move shifts
+  a cross-aisle tray, the router re-routes the rack pairs it kept and the bundles name the
+  cables of the pairs whose length changed (``Context.update_routes``), not all 98k cables.
   Values that one pass needs more than once are kept with ``ctx.memo(key, factory)``.
 - ``basis`` lists the design-basis fields it uses as thresholds; ``source`` is the standard or
   datasheet behind the limit, ``source_field`` a basis field whose ``DesignBasis.source()``
@@ -45,7 +46,7 @@ The incremental result always equals a full run (tests/property/test_incremental
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from planner.commands.base import Change
@@ -83,7 +84,7 @@ class Rule:
     basis: tuple[str, ...] = ()
     source: str = ""
     source_field: str | None = None
-    shared: Callable[[Context], Hashable] | None = None
+    follows_routes: bool = False
 
     @property
     def key(self) -> str:
@@ -116,7 +117,7 @@ _loaded = False
 
 def rule(rule_id: str, *, scope: str, reads: Iterable[str], title: str = "", basis: Iterable[str] = (),
          source: str = "", source_field: str | None = None,
-         shared: Callable[[Context], Hashable] | None = None) -> Callable[[Check], Check]:
+         follows_routes: bool = False) -> Callable[[Check], Check]:
     """Register a check in the catalogue (see the module docstring)."""
     if scope not in SCOPES:
         raise ValueError(f"unknown scope {scope!r}")
@@ -124,7 +125,7 @@ def rule(rule_id: str, *, scope: str, reads: Iterable[str], title: str = "", bas
     def register(fn: Check) -> Check:
         new = Rule(id=rule_id, title=title or (fn.__doc__ or fn.__name__).strip().splitlines()[0], scope=scope,
                    reads=frozenset(reads), check=fn, basis=tuple(basis), source=source, source_field=source_field,
-                   shared=shared)
+                   follows_routes=follows_routes)
         _REGISTRY[new.key] = new
         return fn
 
@@ -221,7 +222,6 @@ class Validator:
         self._results: dict[tuple[str, str], list[Finding]] = {}
         self._device_rack: dict[str, str] = {}
         self._bounds: dict[str, tuple[float, float, float, float]] = {}
-        self._shared: dict[str, Hashable] = {}
         self._sorted: list[Finding] | None = None
         self.full_run()
 
@@ -241,7 +241,8 @@ class Validator:
         self._sorted = None
         self._device_rack = {d.id: d.rack for d in doc.devices.values()}
         self._bounds = {i: object_bounds(doc, i) for i in [*doc.racks, *doc.floor_units, *doc.obstacles]}
-        self._shared = {r.key: r.shared(self.ctx) for r in self.rules if r.shared}
+        if any(r.follows_routes for r in self.rules):
+            self.ctx.cable_bundles()  # so that edits learn which cables they re-route
         for r in self.rules:
             for subject in subjects(doc, r.scope, self.ctx):
                 self._run(r, subject)
@@ -271,16 +272,10 @@ class Validator:
         keys = changed_keys(change)
         rules = [r for r in self.rules if r.reads_any(keys)]
         dirty = self._dirty(change)
-        if any(r.scope == TRAY for r in rules):
-            dirty[TRAY] = self.ctx.update_trays(dirty[LINK])
+        dirty[TRAY], rerouted = self.ctx.update_routes(self._rebundled(change))
         delta = Delta()
         for r in rules:
-            targets = dirty[r.scope]
-            if r.shared:
-                value = r.shared(self.ctx)
-                if value != self._shared.get(r.key):
-                    self._shared[r.key] = value
-                    targets = targets | set(subjects(self.doc, r.scope, self.ctx))
+            targets = dirty[r.scope] | rerouted if r.follows_routes else dirty[r.scope]
             for subject in targets:
                 old = self._results.pop((r.key, subject), [])
                 new = self._run(r, subject) if _exists(self.ctx, r.scope, subject) else []
@@ -291,6 +286,16 @@ class Validator:
         if delta:
             self._sorted = None
         return delta
+
+    def _rebundled(self, change: Change) -> set[str]:
+        """Cables whose bundle an edit may have changed: cables added, removed or edited, and the
+        cables of devices added, removed or moved to another rack. (Cables of a moved rack keep
+        their bundle; the router re-lays its rack pairs.)"""
+        links = {i for i in change.touched if prefix_of(i) == "link"}
+        for obj_id in change.touched:
+            if prefix_of(obj_id) == "dev" and (obj_id not in change.modified or "rack" in change.modified[obj_id]):
+                links |= self.doc.link_ids_of(obj_id)
+        return links
 
     def _dirty(self, change: Change) -> dict[str, set[str]]:
         """Subjects per scope an edit can affect (old and new neighbourhoods)."""

@@ -6,8 +6,8 @@ Per-cable checks (N1 rail, N3 speed, N7 reach) are LINK-scoped. Checks that look
 switch's or the whole fabric's cables (N2 ports used once, N4 even spreading, N5 uplink
 bandwidth, N6 reachability) are HALL-scoped: the engine does not mark a device dirty when
 one of its cables changes, and one pass over the links answers them all. N8 (LINK) re-routes
-the cables of a moved rack (all cables when the cross-aisle trays move) and reports each cable
-whose stored length no longer matches: an error where the new length exceeds the stock length
+the cables of a moved rack (and those of the rack pairs whose route a shifted cross-aisle tray
+changed) and reports each cable whose stored length no longer matches: an error where the new length exceeds the stock length
 bought, a warning otherwise. N9 (TRAY) checks the busiest stretch of each tray from the loads
 the Context keeps up to date (``planner.fabric.trays``).
 """
@@ -224,15 +224,9 @@ _ROUTE_READS = {*_ENDS, "link.length_m", "link.media", "dev.rack", "dev.u", "dev
                 "rack.x", "rack.y", "rack.rotation", "rack.row", "rack.type", "rack.name"}
 
 
-def _tray_crossings(ctx: Context) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """Where the cross-aisle trays run: set by the row ends and network racks, so any move can shift them."""
-    router = ctx.router()
-    return tuple(router.cross_x), tuple(router.cross_y)
-
-
 @rule("N8", scope=LINK, reads=_ROUTE_READS, basis=("cable_slack_fraction", "cable_slack_min_m", "tray_height_m"),
       source="DESIGN §5 Cables: routed length with slack", title="Cable lengths match their routes",
-      shared=_tray_crossings)
+      follows_routes=True)
 def length_current(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
     """After racks move, a stored length goes stale: an error where the cable bought is now too short."""
     doc = ctx.doc

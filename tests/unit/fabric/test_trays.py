@@ -17,6 +17,7 @@ import pytest
 
 from planner.commands import edits
 from planner.commands.base import History, SetAttributes, SetFields
+from planner.fabric.bundles import CableBundles
 from planner.fabric.routing import Router
 from planner.fabric.trays import CROSS, ROW, Tray, TrayLoads, capacity_mm2, tray_legs
 from planner.layout.tray_sizing import size_tray_levels
@@ -124,17 +125,34 @@ def test_incremental_update_follows_moves_media_and_deletions(hall):
 
 
 def test_update_reports_only_the_trays_whose_load_changed(hall):
-    loads = TrayLoads(hall)
+    router = Router(hall)
+    bundles = CableBundles(hall, router)
+    loads = TrayLoads(hall, bundles)
     history = History(hall)
+
+    def update(link_ids: list[str], racks: tuple[str, ...] = ()) -> set[str]:
+        flows, _others = bundles.update(link_ids, router.refresh(racks))
+        return loads.apply(flows)
+
     history.push(SetFields({"link-4": {"media": "dac"}}))  # inside one rack: no tray changes
-    assert loads.update(Router(hall), ["link-4"]) == set()
+    assert update(["link-4"]) == set()
     history.push(SetFields({"link-3": {"media": "dac"}}))
-    assert loads.update(Router(hall), ["link-3"]) == {ROW1, CROSS_X1}
+    assert update(["link-3"]) == {ROW1, CROSS_X1}
     assert loads.peak(ROW1).area_mm2 == pytest.approx(SR4 + 2 * DAC)
-    # R05 moves out to x 4.0: the row ends (and so the cross-aisle trays) move, and every route is rebuilt
+    # R05 (no cables) moves out to x 4.0: a cross-aisle tray moves with the row end, but the
+    # router's pairs keep their paths: N2 → L1 (x 1.0 → 2.6) still crosses at x 1.0
     history.push(edits.move_objects(hall, ["rack-5"], 1.4, 0.0))
-    changed = loads.update(Router(hall), [])
-    assert changed == {ROW1, CROSS_X1}
+    assert router.refresh(["rack-5"]) == {}
+    assert router.cross_x == [1.0, 2.6, 4.0]
+    # R01 moves to x 0.4, the new row end: x 1.0 carries no cross-aisle tray any more, so
+    # N2 → L1 runs along row 2 and crosses over R03 at x 2.6 instead: a new path, as long
+    history.push(edits.move_objects(hall, ["rack-1"], -0.6, 0.0))
+    rerouted = router.refresh(["rack-1"])
+    # R01's own pairs are laid again, and the one pair whose path the shifted crossing changed
+    assert rerouted == {("rack-1", "rack-3"): True, ("rack-1", "rack-1"): False, ("rack-4", "rack-3"): False}
+    flows, others = bundles.update([], rerouted)
+    assert others == {"link-1", "link-2"}  # N1 → L1 is 0.6 m longer along row 1
+    assert loads.apply(flows) == {ROW1, CROSS_X1, "tray:cross:y:2600", "tray:row:x:5000"}
     fresh = TrayLoads(hall)
     assert {t: loads.peak(t) for t in loads.trays()} == {t: fresh.peak(t) for t in fresh.trays()}
 

@@ -1,0 +1,149 @@
+"""The plan's cables as bundles: the cables between one pair of racks share one routed path, so
+tray loads and the plan's cable drawing are kept per rack pair, not per cable.
+
+A bundle is a rack pair with one (media, tier, rail): the media gives the cable's cross-section
+in the trays, tier and rail its colour on the plan. ``CableBundles.update`` takes the cables an
+edit touched and the rack pairs the router re-routed, and returns the *flows* that changed: a
+pair's route with signed cable counts per (media, tier, rail), taken off along the route they
+were laid on and laid again along the new one. Consumers (``trays.TrayLoads``, the GUI's cable
+layer) apply flows and never walk every cable after an edit. Listeners are called with every
+flow once the bundles are built (``fresh`` true: start again from these), then with each update's.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+
+from planner.fabric.routing import RackPair, Router
+from planner.model.document import Document
+from planner.model.objects import Point
+
+#: What a cable shows in a bundle: media, tier, rail.
+Attrs = tuple[str, str, int]
+#: A rack pair's route as laid: the plan polyline and the rows of its two racks.
+Route = tuple[tuple[Point, ...], tuple[str, str]]
+#: Cables laid along (or, with negative counts, taken off) one route.
+Flow = tuple[Route, Counter[Attrs]]
+#: Told the flows of the bundles as built (``fresh``) and then of every update.
+Listener = Callable[[list[Flow], bool], None]
+
+
+class CableBundles:
+    """Cable counts per rack pair and (media, tier, rail), each pair laid along one route."""
+
+    def __init__(self, doc: Document, router: Router, listeners: Iterable[Listener] = ()) -> None:
+        self.doc = doc
+        self.router = router
+        self._attrs_of: dict[str, tuple[RackPair, Attrs]] = {}
+        self._pairs: dict[RackPair, Counter[Attrs]] = {}
+        self._links: dict[RackPair, set[str]] = {}
+        self._routes: dict[RackPair, Route] = {}
+        self.listeners = list(listeners)
+        for link_id in doc.links:
+            self._count_in(link_id)
+        for pair in self._pairs:
+            self._routes[pair] = self._route(pair)
+        if self.listeners:
+            everything = self.flows()
+            for listener in self.listeners:
+                listener(everything, True)
+
+    def listen(self, listener: Listener) -> None:
+        """Call ``listener`` with every flow now, then with each update's."""
+        self.listeners.append(listener)
+        listener(self.flows(), True)
+
+    def flows(self) -> list[Flow]:
+        """Every bundle as laid now (to build a consumer from scratch)."""
+        return [(self._routes[pair], Counter(counts)) for pair, counts in self._pairs.items()]
+
+    def links_of(self, pair: RackPair) -> set[str]:
+        return self._links.get(pair, set())
+
+    def _route(self, pair: RackPair) -> Route:
+        places = self.router.places
+        return tuple(self.router.tray_path(*pair)[1]), (places[pair[0]].row, places[pair[1]].row)
+
+    def _count_in(self, link_id: str) -> tuple[RackPair, Attrs] | None:
+        link = self.doc.links.get(link_id)
+        devices = self.router.devices
+        if link is None or link.a_device not in devices or link.b_device not in devices:
+            return None
+        entry = (devices[link.a_device].rack, devices[link.b_device].rack), (link.media, link.tier, link.rail)
+        self._attrs_of[link_id] = entry
+        pair, attrs = entry
+        self._pairs.setdefault(pair, Counter())[attrs] += 1
+        self._links.setdefault(pair, set()).add(link_id)
+        return entry
+
+    def _count_out(self, link_id: str) -> tuple[RackPair, Attrs] | None:
+        entry = self._attrs_of.pop(link_id, None)
+        if entry is not None:
+            pair, attrs = entry
+            counts = self._pairs[pair]
+            counts[attrs] -= 1
+            if not counts[attrs]:
+                del counts[attrs]
+            self._links[pair].discard(link_id)
+        return entry
+
+    def update(self, link_ids: Iterable[str], rerouted: dict[RackPair, bool]) -> tuple[list[Flow], set[str]]:
+        """Re-count ``link_ids`` (cables added, removed or changed, or whose devices changed rack)
+        and lay the ``rerouted`` pairs (from ``Router.refresh``: pair → whether its length along
+        the trays changed) along their routes again. Returns the flows that changed and the
+        cables of the pairs whose length changed."""
+        taken: dict[RackPair, Counter[Attrs]] = defaultdict(Counter)
+        laid: dict[RackPair, Counter[Attrs]] = defaultdict(Counter)
+        others: set[str] = set()
+        for pair, length_changed in rerouted.items():
+            counts = self._pairs.get(pair)
+            if counts:
+                taken[pair].update(counts)
+                laid[pair].update(counts)
+                if length_changed:
+                    others |= self._links[pair]
+        for link_id in link_ids:
+            old = self._count_out(link_id)
+            if old is not None:
+                pair, attrs = old
+                if pair in rerouted:
+                    laid[pair][attrs] -= 1
+                else:
+                    taken[pair][attrs] += 1
+            new = self._count_in(link_id)
+            if new is not None:
+                laid[new[0]][new[1]] += 1
+        touched = taken.keys() | laid.keys()
+        flows: list[Flow] = []
+        for pair in touched:
+            before = self._routes.get(pair)
+            if before is not None and taken.get(pair):
+                flows.append((before, Counter({a: -n for a, n in taken[pair].items()})))
+            if self._pairs.get(pair):
+                self._routes[pair] = self._route(pair)
+                if laid.get(pair):
+                    flows.append((self._routes[pair], laid[pair]))
+            else:
+                self._pairs.pop(pair, None)
+                self._links.pop(pair, None)
+                self._routes.pop(pair, None)
+        flows = _net(flows)
+        for listener in self.listeners:
+            listener(flows, False)
+        return flows, others
+
+
+def _net(flows: list[Flow]) -> list[Flow]:
+    """Flows with what cancels out removed (a cable taken off and laid again on the same route)."""
+    by_route: dict[Route, Counter[Attrs]] = {}
+    for route, counts in flows:
+        total = by_route.setdefault(route, Counter())
+        for attrs, n in counts.items():
+            total[attrs] += n
+    result = []
+    for route, counts in by_route.items():
+        kept = Counter({a: n for a, n in counts.items() if n})
+        if kept:
+            result.append((route, kept))
+    return result
