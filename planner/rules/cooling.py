@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from planner.rules.context import Context
 from planner.rules.engine import CDU, RACK, ZONE, Rule, rule
-from planner.rules.figures import cdu_figures, is_cdu, kw, pipe_run_m
+from planner.rules.figures import cdu_figures, cdu_name, is_cdu, kw, pipe_run_m
 from planner.rules.finding import ERROR, WARNING, Finding
 
 _LOOP_READS = {"rack.cdu", "dev.type", "dev.rack", "fu.type"}
@@ -69,11 +69,11 @@ def pipe_reach(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
     rack = doc.racks[rack_id]
     if rack.cdu is None or not is_cdu(doc, rack.cdu):
         return
-    cdu = cdu_figures(ctx, rack.cdu)
+    reach = doc.catalog[doc.get(rack.cdu).type].reach_m
     run = pipe_run_m(doc, rack.cdu, rack_id)
-    if cdu.reach_m > 0 and run > cdu.reach_m:
+    if reach > 0 and run > reach:
         yield r.finding(ctx, ERROR, (rack_id, rack.cdu),
-                        f"{rack.name}: pipe run from {cdu.name} {run:.1f} m (|Δx| + |Δy|), reach {cdu.reach_m:.1f} m")
+                        f"{rack.name}: pipe run from {cdu_name(doc, rack.cdu)} {run:.1f} m (|Δx| + |Δy|), reach {reach:.1f} m")
 
 
 @rule("C6", scope=ZONE, reads={"rack.x", "rack.y", "dev.type", "dev.rack", "zone.*"}, basis=("load_basis",),

@@ -204,13 +204,19 @@ def is_cdu(doc: Document, obj_id: str) -> bool:
     return doc.catalog[obj.type].kind in (ROW_CDU, RACK_CDU)
 
 
+def cdu_name(doc: Document, cdu_id: str) -> str:
+    """A row CDU's name, or rack/name for an in-rack CDU."""
+    unit = doc.find(cdu_id)
+    return unit.name if prefix_of(cdu_id) == "fu" else f"{doc.racks[unit.rack].name}/{unit.name}"
+
+
 def cdu_figures(ctx: Context, cdu_id: str) -> CduFigures:
     doc, basis = ctx.doc, ctx.doc.basis
     unit = doc.find(cdu_id)
     item = doc.catalog[unit.type]
     rack_ids = ctx.racks_on_cdu(cdu_id)
     liquid = sum(ctx.rack(r).liquid_w(basis) for r in rack_ids)
-    return CduFigures(name=unit.name if prefix_of(cdu_id) == "fu" else f"{doc.racks[unit.rack].name}/{unit.name}",
+    return CduFigures(name=cdu_name(doc, cdu_id),
                       liquid_w=liquid, capacity_w=item.capacity_kw * 1000.0,
                       flow_required_lpm=flow_lpm(liquid, basis), flow_rated_lpm=item.rated_flow_lpm,
                       supply_c=supply_temperature_c(item.approach_k, basis), reach_m=item.reach_m,
