@@ -1,11 +1,14 @@
 """Cables on the plan, drawn as tray bundles: one line per tray segment, rail and tier, its
 width growing with the number of cables in it, coloured by rail.
 
-A 32k-GPU hall has 100k cables; one scene item each would make the plan unusable. This layer
-is a single item: it routes every link once (``planner.fabric.routing.Router``), folds the
-route polylines into segments keyed by (tier, rail, from, to) with a cable count, and paints
-the visible tiers and rails with one ``drawLines`` call per pen. Each rail is offset a few
-centimetres across the tray so the rails of one bundle lie side by side.
+A 32k-GPU hall has 100k cables; one scene item each would make the plan unusable, and so would
+re-routing them all after an edit. This layer is a single item fed by the validator's cable
+bundles (``planner.fabric.bundles``): it folds each flow (a rack pair's route with cable counts
+per tier and rail) into segments keyed by (tier, rail, from, to), so an edit changes the
+segments of the rack pairs it re-routed and nothing else. Each segment's line is made once and
+kept in a batch per (tier, rail, width); a paint draws the visible batches with one
+``drawLines`` call each. Each rail is offset a few centimetres across the tray so the rails of
+one bundle lie side by side.
 """
 
 from __future__ import annotations
@@ -14,16 +17,14 @@ import itertools
 import math
 from collections import Counter, defaultdict
 
-from PySide6.QtCore import QLineF, QRectF, Qt, QTimer
+from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from planner.commands.base import Change
-from planner.fabric.routing import Router
-from planner.model.document import prefix_of
+from planner.fabric.bundles import Flow
 from planner.model.objects import TIERS
+from planner.rules.context import Context
 from planner.ui.plan.units import m as to_scene
-from planner.ui.session import DocumentSession
 
 #: Rail colours (rail 1 … 8), chosen to stay apart on screen; rail 0 (spine-core) is grey.
 RAIL_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#17becf", "#e377c2", "#8c564b"]
@@ -34,65 +35,97 @@ RAIL_OFFSET_M = 0.035
 BUNDLE_OFFSET_M = 0.22
 Z_CABLES = 50
 
+#: (tier, rail, x1, y1, x2, y2): one stretch of tray in metres, endpoints rounded to 1 cm.
+Segment = tuple[str, int, float, float, float, float]
+Batch = tuple[str, int, int]
+
 
 def rail_colour(rail: int) -> QColor:
     return QColor(RAIL_COLOURS[(rail - 1) % len(RAIL_COLOURS)] if rail > 0 else CORE_COLOUR)
 
 
-Segment = tuple[str, int, float, float, float, float]
-
-
-def bundle_segments(router: Router, links) -> Counter:
-    """Cable count per (tier, rail, x1, y1, x2, y2) tray segment, endpoints rounded to 1 cm."""
-    counts: Counter = Counter()
-    for link in links:
-        _run, points = router.run(link.a_device, link.b_device)
-        for (x1, y1), (x2, y2) in itertools.pairwise(points):
-            if (x1, y1) == (x2, y2):
-                continue
-            a, b = (round(x1, 2), round(y1, 2)), (round(x2, 2), round(y2, 2))
-            if b < a:
-                a, b = b, a
-            counts[(link.tier, link.rail, *a, *b)] += 1
-    return counts
+def _width(count: int) -> int:
+    return 1 + int(math.log2(count))
 
 
 class CableLayer(QGraphicsItem):
     """All cables of the plan as aggregated tray bundles (a scene layer)."""
 
-    def __init__(self, session: DocumentSession) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.session = session
         self.setZValue(Z_CABLES)
         self.tiers: set[str] = set(TIERS)
         self.rails: set[int] = set(range(9))
-        self.segments: Counter = Counter()
+        self.segments: Counter[Segment] = Counter()
+        self._lines: dict[Batch, dict[Segment, QLineF]] = defaultdict(dict)
+        self._drawn: dict[Batch, list[QLineF]] = {}
         self._rect = QRectF()
-        self._timer = QTimer()
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(150)
-        self._timer.timeout.connect(self.rebuild)
-        session.changed.connect(self._on_change)
-        session.reset.connect(self.rebuild)
-        self.rebuild()
+        self._context: Context | None = None
 
-    def _on_change(self, change: Change) -> None:
-        if any(prefix_of(i) in ("link", "rack", "dev") for i in change.touched):
-            self._timer.start()
+    def follow(self, context: Context) -> None:
+        """Draw the bundles of this validation context (a new one comes with every opened plan)."""
+        if context is not self._context:
+            self._context = context
+            context.watch_routes(self._apply)
 
-    def rebuild(self) -> None:
-        doc = self.session.doc
-        self.prepareGeometryChange()
-        self.segments = bundle_segments(Router(doc), doc.links.values()) if doc.links else Counter()
-        if self.segments:
-            xs = [v for key in self.segments for v in (key[2], key[4])]
-            ys = [v for key in self.segments for v in (key[3], key[5])]
-            pad = BUNDLE_OFFSET_M + RAIL_OFFSET_M * 10
-            self._rect = QRectF(to_scene(min(xs) - pad), to_scene(min(ys) - pad),
-                                to_scene(max(xs) - min(xs) + 2 * pad), to_scene(max(ys) - min(ys) + 2 * pad))
-        else:
-            self._rect = QRectF()
+    def _apply(self, flows: list[Flow], fresh: bool) -> None:
+        if fresh:
+            self.segments.clear()
+            self._lines.clear()
+            self._drawn.clear()
+        touched: dict[Segment, int] = {}
+        for (points, _rows), counts in flows:
+            for (x1, y1), (x2, y2) in itertools.pairwise(points):
+                a, b = (round(x1, 2), round(y1, 2)), (round(x2, 2), round(y2, 2))
+                if a == b:
+                    continue
+                if b < a:
+                    a, b = b, a
+                for (_media, tier, rail), n in counts.items():
+                    key = (tier, rail, *a, *b)
+                    touched.setdefault(key, self.segments[key])
+                    self.segments[key] += n
+        for key, before in touched.items():
+            self._restyle(key, before, self.segments[key])
+        self._update_rect(fresh, touched)
         self.update()
+
+    def _restyle(self, key: Segment, before: int, after: int) -> None:
+        """Move a segment's line to the batch of its new width (or drop it with its last cable)."""
+        old = (key[0], key[1], _width(before)) if before > 0 else None
+        new = (key[0], key[1], _width(after)) if after > 0 else None
+        if after <= 0:
+            del self.segments[key]
+        if old == new:
+            return
+        line = self._lines[old].pop(key) if old else self._line(key)
+        if old:
+            self._drawn.pop(old, None)
+        if new:
+            self._lines[new][key] = line
+            self._drawn.pop(new, None)
+
+    @staticmethod
+    def _line(key: Segment) -> QLineF:
+        _tier, rail, x1, y1, x2, y2 = key
+        shift = to_scene(BUNDLE_OFFSET_M) + (rail if rail else 9) * to_scene(RAIL_OFFSET_M)
+        dx, dy = (0.0, shift) if abs(y2 - y1) <= abs(x2 - x1) else (shift, 0.0)
+        return QLineF(to_scene(x1) + dx, to_scene(y1) + dy, to_scene(x2) + dx, to_scene(y2) + dy)
+
+    def _update_rect(self, fresh: bool, touched: dict[Segment, int]) -> None:
+        """The bounding rectangle grows with new segments (and is made anew from a fresh build)."""
+        keys = self.segments if fresh else touched
+        if not keys:
+            return
+        xs = [v for key in keys for v in (key[2], key[4])]
+        ys = [v for key in keys for v in (key[3], key[5])]
+        pad = BUNDLE_OFFSET_M + RAIL_OFFSET_M * 10
+        rect = QRectF(to_scene(min(xs) - pad), to_scene(min(ys) - pad),
+                      to_scene(max(xs) - min(xs) + 2 * pad), to_scene(max(ys) - min(ys) + 2 * pad))
+        rect = rect if fresh else self._rect.united(rect)
+        if rect != self._rect:
+            self.prepareGeometryChange()
+            self._rect = rect
 
     def set_tier_visible(self, tier: str, visible: bool) -> None:
         (self.tiers.add if visible else self.tiers.discard)(tier)
@@ -114,19 +147,14 @@ class CableLayer(QGraphicsItem):
         return dict(totals)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        batches: dict[tuple[int, int], list[QLineF]] = defaultdict(list)
-        offset, base = to_scene(RAIL_OFFSET_M), to_scene(BUNDLE_OFFSET_M)
-        for (tier, rail, x1, y1, x2, y2), count in self.segments.items():
-            if tier not in self.tiers or rail not in self.rails:
-                continue
-            shift = base + (rail if rail else 9) * offset
-            horizontal = abs(y2 - y1) <= abs(x2 - x1)
-            dx, dy = (0.0, shift) if horizontal else (shift, 0.0)
-            width = 1 + int(math.log2(count))
-            batches[(rail, width)].append(QLineF(to_scene(x1) + dx, to_scene(y1) + dy,
-                                                 to_scene(x2) + dx, to_scene(y2) + dy))
         painter.setRenderHint(QPainter.Antialiasing, False)
-        for (rail, width), lines in sorted(batches.items()):
+        for batch in sorted(self._lines, key=lambda b: (b[1], b[2], b[0])):
+            tier, rail, width = batch
+            if tier not in self.tiers or rail not in self.rails or not self._lines[batch]:
+                continue
+            lines = self._drawn.get(batch)
+            if lines is None:
+                lines = self._drawn[batch] = list(self._lines[batch].values())
             pen = QPen(rail_colour(rail), width)
             pen.setCosmetic(True)
             pen.setCapStyle(Qt.FlatCap)

@@ -2,7 +2,8 @@
 
 Adds File ▸ New from template…, Plan ▸ Generate fabric…, Plan ▸ Recompute cable lengths, the
 Cables dock (bottom) and the cable bundles layer on the plan with View ▸ Cables to show or hide
-it by tier and by rail.
+it by tier and by rail. The layer draws the live validator's cable bundles, so it comes after
+``validation_attach`` in ``EXTENSIONS``.
 """
 
 from __future__ import annotations
@@ -71,7 +72,10 @@ def attach(window: MainWindow) -> None:
     window.cable_dock = CableDock(window.session, window.plan_view, window)
     window.add_dock(window.cable_dock, Qt.DockWidgetArea.BottomDockWidgetArea)
 
-    layer = CableLayer(window.session)
+    layer = CableLayer()
+    live = window.live_validator
+    layer.follow(live.context)
+    window.session.reset.connect(lambda: layer.follow(live.context))
     window.cable_layer = layer
     window.plan_view.plan_scene.add_layer(layer)
     cables = window.menu("&View").addMenu("&Cables")

@@ -1,0 +1,68 @@
+"""The plan's cable layer follows the validator's cable bundles: after any edit its segments
+equal a fresh build, and an edit re-routes the cables it touched, never the whole plan."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.commands import edits
+from planner.fabric import routing
+from planner.layout.templates import build_template
+from planner.model.catalog import SWITCH
+from planner.rules.context import Context
+from planner.ui.cable_layer import CableLayer
+
+
+@pytest.fixture(scope="module")
+def hall_text():
+    from planner.io.hallfile import dumps
+    return dumps(build_template("hall", 128))
+
+
+def _fresh_segments(doc):
+    layer = CableLayer()
+    layer.follow(Context(doc))
+    return dict(layer.segments)
+
+
+def _racks(doc):
+    network = sorted({d.rack for d in doc.devices.values() if doc.catalog[d.type].kind == SWITCH})
+    compute = sorted(r for r in doc.racks if r not in network and doc.devices_in(r))
+    return network, compute
+
+
+def test_segments_follow_moves_undo_and_new_documents(make_window, hall_text):
+    from planner.io.hallfile import loads
+    window = make_window(loads(hall_text))
+    doc, layer = window.session.doc, window.cable_layer
+    assert layer.segments and dict(layer.segments) == _fresh_segments(doc)
+    network, compute = _racks(doc)
+    before = dict(layer.segments)
+    for rack_id in (network[0], compute[0], compute[-1]):
+        window.session.push(edits.move_objects(doc, [rack_id], 0.6, 0.0))
+        assert dict(layer.segments) == _fresh_segments(doc)
+    assert dict(layer.segments) != before  # the moves really moved bundles
+    window.session.push(edits.delete_objects(doc, [compute[1]]))
+    assert dict(layer.segments) == _fresh_segments(doc)
+    while window.session.undo_stack.canUndo():
+        window.session.undo_stack.undo()
+    assert dict(layer.segments) == before
+    window.files.set_document(loads(hall_text), None, "again")
+    assert dict(window.cable_layer.segments) == before
+
+
+def test_a_rack_move_routes_only_that_racks_cables(qtbot, make_window, hall_text, monkeypatch):
+    from planner.io.hallfile import loads
+    window = make_window(loads(hall_text))
+    doc = window.session.doc
+    _network, compute = _racks(doc)
+    rack_id = compute[len(compute) // 2]
+    own = {link_id for d in doc.devices_in(rack_id) for link_id in doc.link_ids_of(d.id)}
+    calls = []
+    real = routing.Router.run
+    monkeypatch.setattr(routing.Router, "run", lambda self, a, b: calls.append((a, b)) or real(self, a, b))
+    window.session.select({rack_id})
+    window.plan_view.editor.nudge(0, 1)
+    window.undo_action.trigger()
+    qtbot.wait(300)  # and whatever the edit left for later
+    assert 0 < len(calls) <= 2 * len(own) < len(doc.links) / 10
