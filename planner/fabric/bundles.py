@@ -36,8 +36,8 @@ class CableBundles:
         self.doc = doc
         self.router = router
         self._attrs_of: dict[str, tuple[RackPair, Attrs]] = {}
-        self._pairs: dict[RackPair, Counter[Attrs]] = {}
-        self._links: dict[RackPair, set[str]] = {}
+        self._pairs: dict[RackPair, Counter[Attrs]] = defaultdict(Counter)
+        self._links: dict[RackPair, set[str]] = defaultdict(set)
         self._routes: dict[RackPair, Route] = {}
         self.listeners = list(listeners)
         for link_id in doc.links:
@@ -58,9 +58,6 @@ class CableBundles:
         """Every bundle as laid now (to build a consumer from scratch)."""
         return [(self._routes[pair], Counter(counts)) for pair, counts in self._pairs.items()]
 
-    def links_of(self, pair: RackPair) -> set[str]:
-        return self._links.get(pair, set())
-
     def _route(self, pair: RackPair) -> Route:
         places = self.router.places
         return tuple(self.router.tray_path(*pair)[1]), (places[pair[0]].row, places[pair[1]].row)
@@ -73,8 +70,8 @@ class CableBundles:
         entry = (devices[link.a_device].rack, devices[link.b_device].rack), (link.media, link.tier, link.rail)
         self._attrs_of[link_id] = entry
         pair, attrs = entry
-        self._pairs.setdefault(pair, Counter())[attrs] += 1
-        self._links.setdefault(pair, set()).add(link_id)
+        self._pairs[pair][attrs] += 1
+        self._links[pair].add(link_id)
         return entry
 
     def _count_out(self, link_id: str) -> tuple[RackPair, Attrs] | None:

@@ -40,6 +40,14 @@ def _end_name(ctx: Context, device_id: str, port: str) -> str:
     return f"{rack.name if rack else device.rack}/{device.name} {port}"
 
 
+def _rails(ctx: Context, node_type: str) -> dict[str, int]:
+    """Rail number per port of a GPU node type (P1 → 1 …), made once per validation pass."""
+    per_type = ctx.memo("rails", dict)
+    if node_type not in per_type:
+        per_type[node_type] = {name: i + 1 for i, name in enumerate(ctx.doc.catalog[node_type].port_names())}
+    return per_type[node_type]
+
+
 @rule("N1", scope=LINK, reads=_LINK_READS, source=_FABRIC_SOURCE, title="GPU port on its rail's leaf")
 def rail_leaf(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
@@ -53,8 +61,7 @@ def rail_leaf(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
     node_id, port = ends[NODE]
     leaf_id = link.b_device if node_id == link.a_device else link.a_device
     leaf = doc.devices[leaf_id]
-    names = doc.catalog[doc.devices[node_id].type].port_names()
-    rail = names.index(port) + 1 if port in names else 0
+    rail = _rails(ctx, doc.devices[node_id].type).get(port, 0)
     if leaf.role == "leaf" and leaf.rail and rail and leaf.rail != rail:
         yield r.finding(ctx, ERROR, (link_id, node_id, leaf_id),
                         f"{link.label or link_id}: GPU {rail} ({_end_name(ctx, node_id, port)}) lands on "
@@ -87,8 +94,8 @@ def media_reach(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
     if media is None:
         yield r.finding(ctx, ERROR, (link_id,), f"{link.label or link_id}: unknown media {link.media!r}")
         return
-    ends = [doc.devices.get(link.a_device), doc.devices.get(link.b_device)]
-    s2s = link.tier != TIER_NODE_LEAF and all(e is not None and e.role for e in ends)
+    a, b = doc.devices.get(link.a_device), doc.devices.get(link.b_device)
+    s2s = link.tier != TIER_NODE_LEAF and a is not None and b is not None and bool(a.role and b.role)
     reach = media.reach_for(s2s, doc.basis.fabric_kind != "infiniband")
     if link.length_m > reach + 1e-9:
         yield r.finding(ctx, ERROR, (link_id,),
@@ -98,21 +105,28 @@ def media_reach(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
 def _port_problems(ctx: Context) -> list[tuple[str, str, tuple[str, ...]]]:
     """(device, port, links) of every port used by more than one cable or not on its device."""
     doc = ctx.doc
-    used: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for link in doc.links.values():
-        used[(link.a_device, link.a_port)].append(link.id)
-        used[(link.b_device, link.b_port)].append(link.id)
+    ends = [end for link in doc.links.values() for end in ((link.a_device, link.a_port), (link.b_device, link.b_port))]
+    used = set(ends)
+    shared = set()
+    if len(used) < len(ends):  # some port is used twice: name its cables
+        counts = Counter(ends)
+        shared = {end for end, n in counts.items() if n > 1}
     names: dict[str, set[str]] = {}
-    problems = []
-    for (device_id, port), link_ids in used.items():
-        device = doc.devices.get(device_id)
+    problems: dict[tuple[str, str], list[str]] = {}
+    for end in used:
+        device = doc.devices.get(end[0])
         if device is None:
             continue
         if device.type not in names:
             names[device.type] = set(doc.catalog[device.type].port_names())
-        if len(link_ids) > 1 or port not in names[device.type]:
-            problems.append((device_id, port, tuple(link_ids)))
-    return sorted(problems, key=lambda p: (natural_key(p[0]), p[1]))
+        if end in shared or end[1] not in names[device.type]:
+            problems[end] = []
+    if problems:
+        for link in doc.links.values():
+            for end in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
+                if end in problems:
+                    problems[end].append(link.id)
+    return sorted(((d, p, tuple(ids)) for (d, p), ids in problems.items()), key=lambda p: (natural_key(p[0]), p[1]))
 
 
 @rule("N2", scope=HALL, reads=_FABRIC_READS, source=_FABRIC_SOURCE, title="Each port used once")
@@ -159,9 +173,12 @@ def even_spread(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
 def _downlinks(ctx: Context) -> dict[str, int]:
     """Node-facing cables per leaf."""
     def count() -> dict[str, int]:
-        doc = ctx.doc
-        return {leaf_id: sum(1 for link in doc.links_of(leaf_id) if link.tier == TIER_NODE_LEAF)
-                for leaf_id in _uplinks(ctx)}
+        down: Counter[str] = Counter()
+        for link in ctx.doc.links.values():
+            if link.tier == TIER_NODE_LEAF:
+                down[link.a_device] += 1
+                down[link.b_device] += 1
+        return {leaf_id: down[leaf_id] for leaf_id in _uplinks(ctx)}
 
     return ctx.fabric_memo("downlinks", count)
 
