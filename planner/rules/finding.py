@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from functools import cached_property, lru_cache
 from typing import Any
 
 from planner.model.document import natural_key
@@ -12,6 +13,8 @@ WARNING = "warning"
 INFO = "info"
 SEVERITIES = (ERROR, WARNING, INFO)
 _SEVERITY_RANK = {ERROR: 0, WARNING: 1, INFO: 2}
+#: Findings name the same ids and rules over and over: split each into its natural key once.
+_natural = lru_cache(maxsize=1 << 17)(natural_key)
 
 
 @dataclass(frozen=True)
@@ -45,8 +48,12 @@ class Finding:
         return self.rule.rstrip("0123456789")
 
     def sort_key(self) -> tuple:
-        return (_SEVERITY_RANK.get(self.severity, 3), natural_key(self.rule),
-                tuple(natural_key(s) for s in self.subjects), self.message)
+        return self._sort_key
+
+    @cached_property
+    def _sort_key(self) -> tuple:
+        return (_SEVERITY_RANK.get(self.severity, 3), _natural(self.rule),
+                tuple(_natural(s) for s in self.subjects), self.message)
 
 
 def sort_findings(findings: list[Finding]) -> list[Finding]:
