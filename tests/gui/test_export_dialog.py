@@ -9,9 +9,9 @@ import pytest
 from pypdf import PdfReader
 from PySide6.QtGui import QImage
 
-from planner.export import registry
+from planner.export import schedule
 from planner.export.common import write_atomic
-from planner.export.registry import EXPORT_KINDS, ExportKind
+from planner.export.registry import EXPORT_KINDS
 from planner.io import load
 from planner.resources_access import example_hall_path
 from planner.ui.app import application
@@ -70,7 +70,7 @@ def _slow_writer(doc, out, options):
 
 
 def test_cancel_stops_the_export_and_leaves_no_file(window, qtbot, tmp_path, monkeypatch):
-    monkeypatch.setitem(registry.EXPORT_KINDS, "cables-csv", ExportKind("cables-csv", "slow", ".csv", _slow_writer))
+    monkeypatch.setattr(schedule, "write_csv", _slow_writer)  # the kind imports its writer when it runs
     dialog = ExportDialog(window, "cables-csv")
     qtbot.addWidget(dialog)
     target = tmp_path / "cables.csv"
@@ -88,7 +88,7 @@ def test_failed_export_is_reported_not_raised(window, qtbot, tmp_path, monkeypat
     def broken(doc, out, options):
         raise ValueError("no rails")
 
-    monkeypatch.setitem(registry.EXPORT_KINDS, "cables-csv", ExportKind("cables-csv", "broken", ".csv", broken))
+    monkeypatch.setattr(schedule, "write_csv", broken)
     dialog = ExportDialog(window, "cables-csv")
     qtbot.addWidget(dialog)
     dialog.path_edit.setText(str(tmp_path / "c.csv"))
