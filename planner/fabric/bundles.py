@@ -40,8 +40,14 @@ class CableBundles:
         self._links: dict[RackPair, set[str]] = defaultdict(set)
         self._routes: dict[RackPair, Route] = {}
         self.listeners = list(listeners)
-        for link_id in doc.links:
-            self._count_in(link_id)
+        devices, attrs_of, pairs, links = router.devices, self._attrs_of, self._pairs, self._links
+        for link in doc.links.values():  # _count_in inlined: 98k cables at 32k GPUs
+            a, b = devices.get(link.a_device), devices.get(link.b_device)
+            if a is not None and b is not None:
+                pair, attrs = (a.rack, b.rack), (link.media, link.tier, link.rail)
+                attrs_of[link.id] = pair, attrs
+                pairs[pair][attrs] += 1
+                links[pair].add(link.id)
         for pair in self._pairs:
             self._routes[pair] = self._route(pair)
         if self.listeners:

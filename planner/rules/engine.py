@@ -243,9 +243,13 @@ class Validator:
         self._bounds = {i: object_bounds(doc, i) for i in [*doc.racks, *doc.floor_units, *doc.obstacles]}
         if any(r.follows_routes for r in self.rules):
             self.ctx.cable_bundles()  # so that edits learn which cables they re-route
-        for r in self.rules:
-            for subject in subjects(doc, r.scope, self.ctx):
-                self._run(r, subject)
+        ctx, results = self.ctx, self._results
+        for r in self.rules:  # _run inlined: 400k checks at 32k GPUs
+            check, key = r.check, r.key
+            for subject in subjects(doc, r.scope, ctx):
+                found = [*check(ctx, subject, r)]
+                if found:
+                    results[(key, subject)] = found
         self.ctx.end_pass()
         return Delta(added=self.findings, removed=before, full=True)
 
