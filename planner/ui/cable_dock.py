@@ -1,25 +1,35 @@
 """The cable list: every link of the plan in a sortable, filterable table.
 
-``CableTableModel`` keeps one plain tuple per link (label, both ends, tier, rail, media,
-length, stock) built in one pass over the document, so ``data()`` is an index lookup.
-Sorting is done by the model itself (a Python sort of the tuples, milliseconds at 100k
-rows) rather than by the proxy comparing cells one Qt call at a time; ``CableFilterProxy``
-filters on a precomputed lower-case text per row. Selecting a row highlights the cable's
-route on the plan (``PlanView.show_route``).
+At 32k GPUs the plan has 98k cables, so nothing here is per row (issue 9). ``CableTableModel``
+presents a permutation of slots of a ``CableIndex`` (``planner.ui.cable_index``): ``visible``
+is the current sort order with the filter applied, as a numpy array, and ``data()`` derives a
+cell's text from the document only when the table paints it. Filtering runs over the index's
+precomputed search texts and sorting takes the index's cached order per column, each then
+shown with one layout change — no QSortFilterProxyModel asking Python about 98k rows. The
+index's search texts and label keys are built in idle time once the dock is shown.
+
+An edit elsewhere in the plan touches only its rows: removed or inserted rows get their own
+signals when few (one layout change when many), changed rows a dataChanged; a row whose sort
+key changed stays where it is until the next sort, as a user expects while editing.
+Selecting a row highlights the cable's route on the plan (``PlanView.show_route``), redrawn
+when its cable, devices or racks change.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QEvent,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
-    QSortFilterProxyModel,
     Qt,
+    QTimer,
 )
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QHeaderView,
@@ -32,174 +42,229 @@ from PySide6.QtWidgets import (
 
 from planner.commands.base import Change
 from planner.fabric.routing import route
-from planner.model.document import Document, prefix_of
+from planner.ui.cable_index import COLUMNS, NUMERIC, PLAN_ORDER, CableIndex
 from planner.ui.session import DocumentSession
 
-COLUMNS = ("Label", "End A", "End B", "Tier", "Rail", "Media", "Length m", "Stock m")
-_NUMERIC = {4, 6, 7}
 _ROOT = QModelIndex()
-#: Fields of racks and devices that appear in a cable's end text.
-_END_FIELDS = {"name", "u", "rack"}
-#: Above this many changed cables a full rebuild is cheaper than patching rows one by one.
-_PATCH_LIMIT = 5000
-#: link id, the eight columns, then the lower-case search text.
-Row = tuple[str, str, str, str, str, int, str, float, float, str]
-_DIGITS = re.compile(r"\d+")
-
-
-def text_key(text: str) -> str:
-    """Natural-order key that is a plain string (numbers zero-padded), cheap to compare."""
-    return _DIGITS.sub(lambda match: match.group().zfill(8), text)
-
-
-def _link_number(link_id: str) -> int:
-    tail = link_id.rsplit("-", 1)[-1]
-    return int(tail) if tail.isdigit() else 0
-
-
-def _end(doc: Document, device_id: str, port: str) -> str:
-    device = doc.devices.get(device_id)
-    if device is None:
-        return f"{device_id} {port}"
-    rack = doc.racks.get(device.rack)
-    return f"{rack.name if rack else '?'} U{device.u} {device.name} {port}"
-
-
-def link_row(doc: Document, link_id: str) -> Row:
-    link = doc.links[link_id]
-    cells = (link.label, _end(doc, link.a_device, link.a_port), _end(doc, link.b_device, link.b_port),
-             link.tier, link.rail, link.media, link.length_m, link.stock_m)
-    return (link.id, *cells, " ".join(str(c) for c in cells).lower())
+# Roles as plain ints: Qt asks data() for ~10 roles per painted cell, and looking up
+# ``Qt.DisplayRole`` costs 3 µs a time in PySide6 (most of a repaint's Python time).
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole.value)
+_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole.value)
+_USER = int(Qt.ItemDataRole.UserRole.value)
+_RIGHT = int((Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter).value)
+_FOCUS_IN = QEvent.Type.FocusIn
+#: Up to this many separate row ranges an edit removes or inserts with their own signals (the
+#: view keeps its place exactly); beyond, one layout change is cheaper than thousands of them.
+_SIGNAL_LIMIT = 32
+#: Search texts (or label keys) built per idle tick before the first filter or sort (~5 ms).
+_CHUNK = 4096
 
 
 class CableTableModel(QAbstractTableModel):
-    """The plan's links as rows; rebuilt on a reset, patched row by row on small edits."""
+    """The plan's links as rows: a filtered, sorted view of slots of a ``CableIndex``."""
 
     def __init__(self, session: DocumentSession, parent: Any = None) -> None:
         super().__init__(parent)
         self.session = session
-        self.rows: list[Row] = []
-        self._sort: tuple[int, Qt.SortOrder] | None = None
-        self._keys: dict[int, dict[str, Any]] = {}
-        self.rebuild()
+        self.cables = CableIndex(session.doc)
+        self.visible: np.ndarray = self.cables.order(PLAN_ORDER)
+        self._sort: tuple[int, Qt.SortOrder] = (PLAN_ORDER, Qt.SortOrder.AscendingOrder)
+        self._words: list[str] = []
+        self._mask: np.ndarray | None = None
+        self._rows: np.ndarray | None = None
+        self._prepared = False
+        # one chunk per single shot, re-armed until done: idle work that yields to every event
+        self._builder = QTimer(self)
+        self._builder.setSingleShot(True)
+        self._builder.setInterval(0)
+        self._builder.timeout.connect(self._build_some)
         session.changed.connect(self.on_change)
         session.reset.connect(self.rebuild)
 
     # ----------------------------------------------------------------- model
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self.rows)
+        return 0 if parent.isValid() else len(self.visible)
 
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        column = index.column()
-        if role == Qt.DisplayRole:
-            value = self.rows[index.row()][column + 1]
-            if column in (6, 7):
-                return f"{value:.2f}"
-            return str(value) if column == 4 else value
-        if role == Qt.TextAlignmentRole and column in _NUMERIC:
-            return int(Qt.AlignRight | Qt.AlignVCenter)
-        if role == Qt.UserRole:
-            return self.rows[index.row()][0]
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = _DISPLAY) -> Any:
+        if role == _DISPLAY:
+            if index.isValid():
+                return self.cables.display(int(self.visible[index.row()]), index.column())
+        elif role == _ALIGN:
+            if index.column() in NUMERIC:
+                return _RIGHT
+        elif role == _USER and index.isValid():
+            return self.cables.ids[int(self.visible[index.row()])]
         return None
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.DisplayRole) -> Any:
-        if role == Qt.DisplayRole and orientation == Qt.Horizontal:
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
+        if role == _DISPLAY and orientation == Qt.Orientation.Horizontal:
             return COLUMNS[section]
         return None
 
-    def sort(self, column: int, order: Qt.SortOrder = Qt.AscendingOrder) -> None:
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort by a column (ties by label); column < 0 is plan order (link number)."""
         self._sort = (column, order)
+        self._relayout(self._arranged())
+
+    # ------------------------------------------------------------- filtering
+    def set_filter_text(self, text: str) -> None:
+        """Show the rows whose text contains every word (case-insensitive)."""
+        words = text.lower().split()
+        if words == self._words:
+            return
+        # every old word inside a new one (typing on): only the rows shown now can still match
+        narrower = all(any(old in new for new in words) for old in self._words)
+        within = np.flatnonzero(self._mask) if self._mask is not None and narrower else None
+        self._words = words
+        self._mask = self.cables.matches(words, within) if words else None
+        self._relayout(self._arranged())
+
+    def total(self) -> int:
+        """Cables in the plan, shown or not."""
+        return self.cables.count
+
+    def prepare(self, now: bool = False) -> None:
+        """Build the search texts in idle time (or now), so the first keystroke finds them ready;
+        the label sort keys follow in idle time."""
+        self._prepared = True
+        if now:
+            self.cables.build_texts()
+        if not self._builder.isActive():
+            self._builder.start()
+
+    def _build_some(self) -> None:
+        if not self.cables.prepare(_CHUNK):
+            self._builder.start()
+
+    # ------------------------------------------------------------------ rows
+    def row_of(self, link_id: str) -> int:
+        """The row showing a link, or -1 (not in the plan, or hidden by the filter)."""
+        slot = self.cables.slot_of.get(link_id)
+        return -1 if slot is None else int(self._row_map()[slot])
+
+    def _row_map(self) -> np.ndarray:
+        """Row of every slot (-1 when not shown), rebuilt after the rows change."""
+        if self._rows is None or len(self._rows) != len(self.cables.ids):
+            rows = np.full(len(self.cables.ids), -1, dtype=np.intp)
+            rows[self.visible] = np.arange(len(self.visible))
+            self._rows = rows
+        return self._rows
+
+    def _arranged(self) -> np.ndarray:
+        """The slots to show: the sort column's cached order, reversed if descending, filtered."""
+        column, order = self._sort
+        slots = self.cables.order(column)
+        if order == Qt.SortOrder.DescendingOrder:
+            slots = slots[::-1]
+        return slots[self._mask[slots]] if self._mask is not None else slots
+
+    def _relayout(self, visible: np.ndarray) -> None:
+        """Show other rows in one layout change, keeping the selection on the same cables."""
         self.layoutAboutToBeChanged.emit()
-        self._apply_sort()
+        old = self.persistentIndexList()
+        slots = [int(self.visible[index.row()]) for index in old]
+        self._set_visible(visible)
+        rows = self._row_map()
+        new = [self.index(int(rows[slot]), index.column()) if rows[slot] >= 0 else QModelIndex()
+               for slot, index in zip(slots, old, strict=True)]
+        self.changePersistentIndexList(old, new)
         self.layoutChanged.emit()
 
-    def _apply_sort(self) -> None:
-        """Sort rows by the chosen column, ties by label; column < 0 is plan order (link id)."""
-        if self._sort is None or self._sort[0] < 0:
-            self.rows.sort(key=lambda row: _link_number(row[0]))
-            return
-        column, order = self._sort
-        keys = self._keys.get(column)
-        if keys is None:
-            if column in _NUMERIC:
-                keys = {row[0]: row[column + 1] for row in self.rows}
-            else:
-                keys = {row[0]: text_key(str(row[column + 1])) for row in self.rows}
-            self._keys[column] = keys
-        labels = self._keys.get(0)
-        if labels is None:
-            labels = self._keys[0] = {row[0]: text_key(row[1]) for row in self.rows}
-        self.rows.sort(key=lambda row: (keys[row[0]], labels[row[0]]), reverse=order == Qt.DescendingOrder)
-
-    def search_text(self, row: int) -> str:
-        return self.rows[row][-1]
+    def _set_visible(self, visible: np.ndarray) -> None:
+        self.visible = visible
+        self._rows = None
 
     # --------------------------------------------------------------- updates
     def rebuild(self) -> None:
-        doc = self.session.doc
+        """A new index over the session's document, keeping the sort and the filter."""
         self.beginResetModel()
-        self.rows = [link_row(doc, link_id) for link_id in doc.links]
-        self._keys = {}
-        self._apply_sort()
+        self._builder.stop()
+        self.cables = CableIndex(self.session.doc)
+        self._mask = self.cables.matches(self._words) if self._words else None
+        self._set_visible(self._arranged())
         self.endResetModel()
+        if self._prepared:  # a new plan in a dock already shown: index it in idle time again
+            self.prepare()
 
     def on_change(self, change: Change) -> None:
-        doc = self.session.doc
-        links = {i for i in change.touched if prefix_of(i) == "link"}
-        if change.added & links or change.removed & links or len(links) > _PATCH_LIMIT:
+        update = self.cables.apply(change)
+        if update is None:
             self.rebuild()
             return
-        # a renamed or re-mounted rack or device changes the end text of its cables only
-        for obj_id, fields in change.modified.items():
-            if fields & _END_FIELDS and obj_id in doc:
-                devices = doc.devices_in(obj_id) if prefix_of(obj_id) == "rack" else [doc.get(obj_id)]
-                for device in devices:
-                    links.update(doc.link_ids_of(device.id))
-        if len(links) > _PATCH_LIMIT:
-            self.rebuild()
-        elif links:
-            self._patch(links)
+        if not (update.removed or update.added or update.changed):
+            return
+        hide, show = list(update.removed), list(update.added)
+        changed = update.changed
+        if self._mask is not None:
+            self._mask = np.concatenate([self._mask, np.zeros(len(update.added), dtype=bool)])
+            show = [slot for slot in show if self._test(slot)]
+            flipped = [slot for slot in changed if self._test(slot) != bool(self._row_map()[slot] >= 0)]
+            hide += [slot for slot in flipped if not self._mask[slot]]
+            show += [slot for slot in flipped if self._mask[slot]]
+        self._remove_slots(hide)
+        self._insert_slots(show)
+        rows = self._row_map()[changed] if changed else np.empty(0, dtype=np.intp)
+        rows = rows[rows >= 0]
+        if rows.size:
+            self.dataChanged.emit(self.index(int(rows.min()), 0), self.index(int(rows.max()), len(COLUMNS) - 1))
 
-    def _patch(self, link_ids: set[str]) -> None:
-        """Rebuild the rows of some links in place (their sort position is kept until the next sort)."""
-        doc = self.session.doc
-        position = {row[0]: n for n, row in enumerate(self.rows)}
-        self._keys = {}
-        for link_id in link_ids:
-            n = position.get(link_id)
-            if n is not None and link_id in doc.links:
-                self.rows[n] = link_row(doc, link_id)
-                self.dataChanged.emit(self.index(n, 0), self.index(n, len(COLUMNS) - 1))
+    def _test(self, slot: int) -> bool:
+        """Re-test one slot against the filter and remember the answer."""
+        assert self._mask is not None
+        self._mask[slot] = found = self.cables.matches_slot(self._words, slot)
+        return found
 
-    def row_of(self, link_id: str) -> int:
-        return next((n for n, row in enumerate(self.rows) if row[0] == link_id), -1)
+    def _remove_slots(self, slots: list[int]) -> None:
+        rows = self._row_map()[slots] if slots else np.empty(0, dtype=np.intp)
+        rows = np.unique(rows[rows >= 0])
+        if not rows.size:
+            return
+        breaks = np.flatnonzero(np.diff(rows) > 1)
+        if len(breaks) >= _SIGNAL_LIMIT:
+            self._relayout(np.delete(self.visible, rows))
+            return
+        firsts = np.concatenate([rows[:1], rows[breaks + 1]])
+        lasts = np.concatenate([rows[breaks], rows[-1:]])
+        for first, last in zip(firsts[::-1].tolist(), lasts[::-1].tolist(), strict=True):
+            self.beginRemoveRows(_ROOT, first, last)
+            self._set_visible(np.delete(self.visible, np.s_[first:last + 1]))
+            self.endRemoveRows()
 
+    def _insert_slots(self, slots: list[int]) -> None:
+        """Insert rows where the current sort puts them (the rows shown may be out of order after
+        edits; a binary search still finds a sensible place)."""
+        if not slots:
+            return
+        column, order = self._sort
+        descending = order == Qt.SortOrder.DescendingOrder
+        key = self.cables.sort_key
+        slots = sorted(slots, key=lambda slot: key(column, slot), reverse=descending)
+        placed = sorted(((self._position(key(column, slot), column, descending), slot) for slot in slots),
+                        key=lambda pair: pair[0])
+        if len(placed) > _SIGNAL_LIMIT:
+            self._relayout(np.insert(self.visible, [p for p, _ in placed], [s for _, s in placed]))
+            return
+        for shift, (position, slot) in enumerate(placed):
+            row = position + shift
+            self.beginInsertRows(_ROOT, row, row)
+            self._set_visible(np.insert(self.visible, row, slot))
+            self.endInsertRows()
 
-class CableFilterProxy(QSortFilterProxyModel):
-    """Shows the rows whose text contains every word typed; sorting is forwarded to the model."""
-
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._words: list[str] = []
-
-    def set_filter_text(self, text: str) -> None:
-        self.beginFilterChange()
-        self._words = text.lower().split()
-        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-
-    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
-        if not self._words:
-            return True
-        text = self.sourceModel().search_text(source_row)
-        return all(word in text for word in self._words)
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.AscendingOrder) -> None:
-        self.sourceModel().sort(column, order)
+    def _position(self, wanted: Any, column: int, descending: bool) -> int:
+        """Row before which a slot with sort key ``wanted`` belongs (after its equals)."""
+        low, high = 0, len(self.visible)
+        visible, key = self.visible, self.cables.sort_key
+        while low < high:
+            middle = (low + high) // 2
+            here = key(column, int(visible[middle]))
+            if (here < wanted) if descending else (wanted < here):
+                high = middle
+            else:
+                low = middle + 1
+        return low
 
 
 class CableDock(QDockWidget):
@@ -211,16 +276,15 @@ class CableDock(QDockWidget):
         self.session = session
         self.plan_view = plan_view
         self.model = CableTableModel(session, self)
-        self.proxy = CableFilterProxy(self)
-        self.proxy.setSourceModel(self.model)
         self.filter = QLineEdit()
         self.filter.setPlaceholderText("Filter: words from label, ends, tier, media (e.g. R05 leaf-spine sr4)")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._filter_changed)
+        self.filter.installEventFilter(self)
         self.count = QLabel()
         self.table = QTableView()
-        self.table.setModel(self.proxy)
-        self.table.horizontalHeader().setSortIndicator(-1, Qt.AscendingOrder)
+        self.table.setModel(self.model)
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
         self.table.setSelectionBehavior(QTableView.SelectRows)
         self.table.setSelectionMode(QTableView.SingleSelection)
@@ -239,39 +303,64 @@ class CableDock(QDockWidget):
         layout.addWidget(self.table)
         layout.addWidget(self.count)
         self.setWidget(body)
-        for signal in (self.model.modelReset, self.model.layoutChanged, self.proxy.rowsInserted,
-                       self.proxy.rowsRemoved):
+        for signal in (self.model.modelReset, self.model.layoutChanged, self.model.rowsInserted,
+                       self.model.rowsRemoved):
             signal.connect(self._update_count)
+        session.changed.connect(self._plan_changed)
         self._update_count()
 
+    def showEvent(self, event: QShowEvent) -> None:
+        """Start building the search texts once the dock is on screen (not while the plan opens)."""
+        super().showEvent(event)
+        self.model.prepare()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.filter and event.type() == _FOCUS_IN:
+            self.model.prepare(now=True)  # the user is about to type
+        return super().eventFilter(watched, event)
+
     def _filter_changed(self, text: str) -> None:
-        self.proxy.set_filter_text(text)
+        self.model.set_filter_text(text)
         self._update_count()
 
     def _update_count(self, *args: object) -> None:
-        total, shown = self.model.rowCount(), self.proxy.rowCount()
+        total, shown = self.model.total(), self.model.rowCount()
         self.count.setText(f"{total:,} cables" if shown == total else f"{shown:,} of {total:,} cables")
 
     def selected_link(self) -> str | None:
         index = self.table.currentIndex()
-        return self.proxy.data(index, Qt.UserRole) if index.isValid() else None
+        return self.model.data(index, _USER) if index.isValid() else None
 
     def select_link(self, link_id: str) -> None:
         """Select a link's row (clearing the filter if it hides it)."""
+        if link_id not in self.model.cables.slot_of:
+            return
         row = self.model.row_of(link_id)
         if row < 0:
-            return
-        index = self.proxy.mapFromSource(self.model.index(row, 0))
-        if not index.isValid():
             self.filter.clear()
-            index = self.proxy.mapFromSource(self.model.index(row, 0))
+            row = self.model.row_of(link_id)
+        index = self.model.index(row, 0)
         self.table.setCurrentIndex(index)
         self.table.scrollTo(index)
 
     def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self._show_route(self.model.data(current, _USER) if current.isValid() else None)
+
+    def _plan_changed(self, change: Change) -> None:
+        """Redraw the highlighted route when its cable, its devices or their racks changed."""
+        link_id = self.selected_link()
+        link = self.session.doc.links.get(link_id) if link_id else None
+        if link is None or self.plan_view is None:
+            return
+        doc = self.session.doc
+        ends = [doc.devices.get(link.a_device), doc.devices.get(link.b_device)]
+        near = {link.id} | {d.id for d in ends if d} | {d.rack for d in ends if d}
+        if near & change.touched or change.basis or change.outline:
+            self._show_route(link.id)
+
+    def _show_route(self, link_id: str | None) -> None:
         if self.plan_view is None:
             return
-        link_id = self.proxy.data(current, Qt.UserRole) if current.isValid() else None
         if link_id is None or link_id not in self.session.doc.links:
             self.plan_view.clear_route()
             return
