@@ -1,20 +1,31 @@
-"""Build dataclasses from parsed JSON, checking every value's type and naming its JSON path.
+"""Check parsed or raw JSON against the model's dataclasses, naming the JSON path of a bad value.
 
-A hand-written checker rather than a schema library: it reads the dataclass annotations the
-model already has, so the file format cannot drift from the model. Each annotation is compiled
-once into a converter function, and a value's path is only spelled out when it is wrong, so a
-plan of 100k links loads in well under a second.
+msgspec does the checking in C: it decodes JSON straight into typed objects and reports a bad
+value with its path (``$.racks[3].x``). It cannot refuse unknown keys of a plain dataclass,
+though, so each model dataclass gets a mirror ``msgspec.Struct`` that forbids them. The mirror
+is derived from the dataclass's annotations at first use, never written by hand, so the file
+format cannot drift from the model; ``model_builder`` turns decoded mirrors back into the
+model's dataclasses. Floats must be finite (a JSON file cannot hold NaN or infinity).
 """
 
 from __future__ import annotations
 
-import math
+import re
+import sys
 import types
 import typing
 from collections.abc import Callable
 from dataclasses import MISSING, fields, is_dataclass
 from functools import cache
-from typing import Any
+from itertools import starmap
+from typing import Annotated, Any
+
+import msgspec
+
+#: A float that must be finite: NaN fails both bounds, ±infinity one of them.
+FiniteFloat = Annotated[float, msgspec.Meta(ge=-sys.float_info.max, le=sys.float_info.max)]
+
+Builder = Callable[[Any], Any]
 
 
 class SchemaError(ValueError):
@@ -26,175 +37,183 @@ class SchemaError(ValueError):
         self.problem = problem
 
 
-class _Mismatch(Exception):
-    """A value is wrong; ``suffix`` is its path below the value being converted."""
-
-    def __init__(self, suffix: str, problem: str) -> None:
-        super().__init__(problem)
-        self.suffix = suffix
-        self.problem = problem
-
-
-Converter = Callable[[Any], Any]
-
-
-def _describe(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    return {dict: "an object", list: "a list", str: "a string"}.get(type(value), "null")
-
-
-def _to_float(value: Any) -> float:
-    kind = type(value)
-    if kind is float:
-        if not math.isfinite(value):
-            raise _Mismatch("", "expected a finite number")
-        return value
-    if kind is int:
-        return float(value)
-    raise _Mismatch("", f"expected a number, found {_describe(value)}")
-
-
-def _to_int(value: Any) -> int:
-    kind = type(value)
-    if kind is int:
-        return value
-    if kind is float and value.is_integer():
-        return int(value)
-    raise _Mismatch("", f"expected a whole number, found {_describe(value)}")
-
-
-def _to_str(value: Any) -> str:
-    if type(value) is str:
-        return value
-    raise _Mismatch("", f"expected a string, found {_describe(value)}")
-
-
-def _to_bool(value: Any) -> bool:
-    if type(value) is bool:
-        return value
-    raise _Mismatch("", f"expected true or false, found {_describe(value)}")
-
-
-_SCALARS: dict[Any, Converter] = {float: _to_float, int: _to_int, str: _to_str, bool: _to_bool, Any: lambda v: v}
+# ------------------------------------------------------------- decode types
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
 
 
 @cache
-def compile_hint(hint: Any) -> Converter:
-    """A function that checks and converts a JSON value for the annotation ``hint``."""
-    if hint in _SCALARS:
-        return _SCALARS[hint]
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin in (typing.Union, types.UnionType):
-        nullable = type(None) in args
-        options = [compile_hint(a) for a in args if a is not type(None)]
-
-        def union(value: Any) -> Any:
-            if value is None and nullable:
-                return None
-            first: _Mismatch | None = None
-            for option in options:
-                try:
-                    return option(value)
-                except _Mismatch as exc:
-                    first = first or exc
-            assert first is not None
-            raise first
-
-        return union
-    if origin is list:
-        item = compile_hint(args[0])
-
-        def as_list(value: Any) -> list:
-            if type(value) is not list:
-                raise _Mismatch("", f"expected a list, found {_describe(value)}")
-            out = []
-            for index, entry in enumerate(value):
-                try:
-                    out.append(item(entry))
-                except _Mismatch as exc:
-                    raise _Mismatch(f"[{index}]{exc.suffix}", exc.problem) from None
-            return out
-
-        return as_list
-    if origin is tuple:
-        items = [compile_hint(a) for a in args]
-
-        def as_tuple(value: Any) -> tuple:
-            if type(value) is not list or len(value) != len(items):
-                raise _Mismatch("", f"expected a list of {len(items)} values")
-            out = []
-            for index, (entry, conv) in enumerate(zip(value, items)):
-                try:
-                    out.append(conv(entry))
-                except _Mismatch as exc:
-                    raise _Mismatch(f"[{index}]{exc.suffix}", exc.problem) from None
-            return tuple(out)
-
-        return as_tuple
-    if origin is dict:
-        value_conv = compile_hint(args[1])
-
-        def as_dict(value: Any) -> dict:
-            if type(value) is not dict:
-                raise _Mismatch("", f"expected an object, found {_describe(value)}")
-            out = {}
-            for key, entry in value.items():
-                try:
-                    out[key] = value_conv(entry)
-                except _Mismatch as exc:
-                    raise _Mismatch(f".{key}{exc.suffix}", exc.problem) from None
-            return out
-
-        return as_dict
+def decode_type(hint: Any) -> Any:
+    """The msgspec type that checks JSON for the annotation ``hint`` (a dataclass → its mirror)."""
+    if hint is float:
+        return FiniteFloat
+    if hint in (int, str, bool, Any, type(None)):
+        return hint
     if is_dataclass(hint):
-        return lambda value: _build(hint, value)
+        return _mirror(hint)
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return typing.Union[tuple(decode_type(a) for a in args)]  # noqa: UP007 (built at run time)
+    if origin is list:
+        return list[decode_type(args[0])]
+    if origin is tuple:
+        return tuple[tuple(decode_type(a) for a in args)]
+    if origin is dict:
+        return dict[decode_type(args[0]), decode_type(args[1])]
     raise TypeError(f"unsupported annotation {hint!r}")
 
 
+def _mirror(cls: type) -> type[msgspec.Struct]:
+    hints = _hints(cls)
+    spec: list[tuple[Any, ...]] = []
+    for f in fields(cls):
+        kind = decode_type(hints[f.name])
+        if f.default is not MISSING:
+            spec.append((f.name, kind, f.default))
+        elif f.default_factory is not MISSING:
+            factory = f.default_factory
+            default = decode_type(factory) if is_dataclass(factory) else factory  # Meta() → its mirror
+            spec.append((f.name, kind, msgspec.field(default_factory=default)))
+        else:
+            spec.append((f.name, kind))
+    # gc=False: decoded mirrors hold only JSON values, never a cycle, and are dropped at once.
+    return msgspec.defstruct(f"{cls.__name__}Json", spec, forbid_unknown_fields=True, gc=False)
+
+
+# ------------------------------------------------------------ model objects
 @cache
-def _field_specs(cls: type) -> tuple[tuple[tuple[str, Converter, bool], ...], frozenset[str]]:
-    hints = typing.get_type_hints(cls)
-    specs = tuple(
-        (f.name, compile_hint(hints[f.name]), f.default is MISSING and f.default_factory is MISSING)
-        for f in fields(cls)
-    )
-    return specs, frozenset(name for name, _conv, _req in specs)
+def model_builder(hint: Any) -> Builder | None:
+    """A function turning a value decoded as ``decode_type(hint)`` into the model's value, or
+    None when it already is one (no dataclass inside)."""
+    if is_dataclass(hint):
+        hints = _hints(hint)
+        parts = [model_builder(hints[f.name]) for f in fields(hint)]
+        if not any(parts):
+            return lambda struct: hint(*msgspec.structs.astuple(struct))
+        return lambda struct: hint(*[part(value) if part else value
+                                     for part, value in zip(parts, msgspec.structs.astuple(struct))])
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    inner = [model_builder(a) for a in args]
+    if not any(inner):
+        return None
+    if origin is list:
+        item = args[0]
+        if is_dataclass(item) and not any(model_builder(h) for h in _hints(item).values()):
+            return lambda values: list(starmap(item, map(msgspec.structs.astuple, values)))
+        part = inner[0]
+        assert part is not None
+        return lambda values: [part(value) for value in values]
+    raise TypeError(f"cannot build {hint!r}: only dataclasses and lists of them hold dataclasses")
 
 
-def _build(cls: type, data: Any) -> Any:
-    if type(data) is not dict:
-        raise _Mismatch("", f"expected an object, found {_describe(data)}")
-    specs, known = _field_specs(cls)
-    for key in data:
-        if key not in known:
-            raise _Mismatch(f".{key}", "unknown key")
-    kwargs = {}
-    for name, conv, required in specs:
-        if name in data:
-            try:
-                kwargs[name] = conv(data[name])
-            except _Mismatch as exc:
-                raise _Mismatch(f".{name}{exc.suffix}", exc.problem) from None
-        elif required:
-            raise _Mismatch(f".{name}", "missing")
-    return cls(**kwargs)
+# ------------------------------------------------------------------ errors
+_WANTED = {"float": "a number", "int": "a whole number", "str": "a string", "bool": "true or false",
+           "array": "a list", "object": "an object"}
+_FOUND = {"float": "a number", "int": "a number", "str": "a string", "bool": "true/false", "array": "a list",
+          "object": "an object", "null": "null"}
+
+
+def _wanted(types_: str) -> str:
+    """What msgspec expected, in words; an optional field wants its type ("str | null": a string)."""
+    names = [name for name in types_.split(" | ") if name != "null"] or ["null"]
+    return " or ".join(_WANTED.get(name, name) for name in names)
+
+
+_STEP = re.compile(r"\.([^.[]+)|\[(\d+|\.\.\.)\]")
+
+
+def _name_keys(where: str, value: Any, hint: Any) -> str:
+    """msgspec's path with each dict key it writes as ``[...]`` named, found in ``value``."""
+    named = []
+    for step in _STEP.finditer(where):
+        field, index = step.groups()
+        origin, args = typing.get_origin(hint), typing.get_args(hint)
+        if field is not None:
+            value, hint = value[field], _hints(hint)[field]
+        elif index != "...":
+            value, hint = value[int(index)], args[int(index)] if origin is tuple else args[0]
+        else:
+            bad = next(k for k, v in value.items() if not _fits(v, args[1]))
+            value, hint = value[bad], args[1]
+            named.append(f".{bad}")
+            continue
+        named.append(step.group(0))
+    return "".join(named)
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    try:
+        msgspec.convert(value, decode_type(hint), strict=True)
+    except msgspec.ValidationError:
+        return False
+    return True
+
+
+def schema_error(exc: msgspec.ValidationError, base: str = "$", value: Any = None, hint: Any = None) -> SchemaError:
+    """msgspec's "Expected `float`, got `str` - at `$.racks[2].x`" as a SchemaError below ``base``
+    (with the checked ``value`` and its ``hint``, dict keys are named instead of ``[...]``)."""
+    message, _sep, where = str(exc).rpartition(" - at `")
+    if not _sep:
+        message, where = str(exc), "$`"
+    where = where[1:-1]
+    if "[...]" in where and hint is not None:
+        try:
+            where = _name_keys(where, value, hint)
+        except (LookupError, TypeError, StopIteration):  # keep msgspec's "[...]"
+            pass
+    path = base + where
+    if message.startswith(("Object missing required field `", "Object contains unknown field `")):
+        name = message.split("`", 1)[1][:-1]
+        return SchemaError(f"{path}.{name}", "missing" if "missing" in message else "unknown key")
+    if message.startswith(("Expected `float` >=", "Expected `float` <=")):
+        return SchemaError(path, "expected a finite number")
+    if message.startswith("Expected `array` of length "):
+        return SchemaError(path, f"expected a list of {message.split()[4].rstrip(',')} values")
+    if message.startswith("Expected `") and ", got `" in message:
+        wanted, found = message[len("Expected `"):-1].split("`, got `", 1)
+        return SchemaError(path, f"expected {_wanted(wanted)}, found {_FOUND.get(found, found)}")
+    return SchemaError(path, message[:1].lower() + message[1:])
+
+
+def _whole_floats_as_ints(value: Any, hint: Any) -> Any:
+    """``value`` with integral floats (3.0) where ``hint`` wants an int, as the format allows."""
+    if hint is int:
+        return int(value) if type(value) is float and value.is_integer() else value
+    if is_dataclass(hint):
+        if type(value) is not dict:
+            return value
+        hints = _hints(hint)
+        return {k: _whole_floats_as_ints(v, hints[k]) if k in hints else v for k, v in value.items()}
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is list and type(value) is list:
+        return [_whole_floats_as_ints(v, args[0]) for v in value]
+    if origin is tuple and type(value) is list and len(value) == len(args):
+        return [_whole_floats_as_ints(v, a) for v, a in zip(value, args)]
+    if origin is dict and type(value) is dict:
+        return {k: _whole_floats_as_ints(v, args[1]) for k, v in value.items()}
+    if origin in (typing.Union, types.UnionType) and int in args:
+        return _whole_floats_as_ints(value, int)
+    return value
+
+
+# ----------------------------------------------------------- parsed values
+def convert(value: Any, hint: Any, path: str) -> Any:
+    """Check parsed JSON ``value`` against the annotation ``hint`` and build the model's value."""
+    kind = decode_type(hint)
+    try:
+        try:
+            checked = msgspec.convert(value, kind, strict=True)
+        except msgspec.ValidationError as exc:
+            if "Expected `int`, got `float`" not in str(exc):
+                raise
+            checked = msgspec.convert(_whole_floats_as_ints(value, hint), kind, strict=True)
+    except msgspec.ValidationError as exc:
+        raise schema_error(exc, path, value, hint) from None
+    builder = model_builder(hint)
+    return builder(checked) if builder else checked
 
 
 def build(cls: type, data: Any, path: str) -> Any:
     """Construct ``cls`` from a JSON object at ``path``, rejecting unknown keys and missing ones."""
-    try:
-        return _build(cls, data)
-    except _Mismatch as exc:
-        raise SchemaError(path + exc.suffix, exc.problem) from None
-
-
-def convert(value: Any, hint: Any, path: str) -> Any:
-    """Check and convert one value for the annotation ``hint``."""
-    try:
-        return compile_hint(hint)(value)
-    except _Mismatch as exc:
-        raise SchemaError(path + exc.suffix, exc.problem) from None
+    return convert(data, cls, path)

@@ -1,0 +1,188 @@
+"""The loader's behaviour, whichever way a file is decoded.
+
+A current file that fits is decoded by msgspec in one pass; anything else takes the checked
+path (stdlib parser, migrations, the same schema). These tests pin what both must do: load the
+same document, refuse every kind of bad content with one HallFileError at its JSON path, run
+migrations, and build through ``Document.from_collections`` exactly what ``add`` builds.
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+import json
+
+import pytest
+
+from planner.io import HallFileError, dumps, hallfile, loads
+from planner.model.document import Document
+
+
+@pytest.fixture
+def example_data(example_doc):
+    return json.loads(dumps(example_doc))
+
+
+def _error(data) -> HallFileError:
+    with pytest.raises(HallFileError) as info:
+        loads(json.dumps(data))
+    return info.value
+
+
+@pytest.mark.parametrize(
+    "mutate, path",
+    [
+        # wrong type, in objects, nested lists and optional fields
+        (lambda d: d["links"][5].__setitem__("length_m", "long"), "$.links[5].length_m"),
+        (lambda d: d["devices"][2].__setitem__("u", True), "$.devices[2].u"),
+        (lambda d: d["devices"][2].__setitem__("u", 2.5), "$.devices[2].u"),
+        (lambda d: d["racks"][3].__setitem__("feed_a", 7), "$.racks[3].feed_a"),
+        (lambda d: d["zones"][0]["polygon"][1].__setitem__(0, None), "$.zones[0].polygon[1][0]"),
+        (lambda d: d["zones"][0]["polygon"].__setitem__(2, [1.0, 2.0, 3.0]), "$.zones[0].polygon[2]"),
+        (lambda d: d["basis"]["sources"].__setitem__("derating", 80), "$.basis.sources.derating"),
+        (lambda d: d.__setitem__("meta", None), "$.meta"),
+        (lambda d: d.__setitem__("links", {}), "$.links"),
+        # unknown and missing keys, at every level
+        (lambda d: d.__setitem__("colour", "red"), "$.colour"),
+        (lambda d: d["meta"].__setitem__("colour", "red"), "$.meta.colour"),
+        (lambda d: d["basis"].__setitem__("colour", "red"), "$.basis.colour"),
+        (lambda d: d["links"][9].__setitem__("colour", "red"), "$.links[9].colour"),
+        (lambda d: d["links"][7].pop("b_port"), "$.links[7].b_port"),
+        (lambda d: d.pop("version"), "$.version"),
+        # numbers JSON cannot hold: the standard parser reads them, the schema refuses them
+        (lambda d: d["links"][3].__setitem__("length_m", float("inf")), "$.links[3].length_m"),
+        (lambda d: d["racks"][0].__setitem__("x", 10**400), "$.racks[0].x"),
+        # ids and references
+        (lambda d: d["links"][4].__setitem__("id", "link-x"), "$.links[4].id"),
+        (lambda d: d["links"][4].__setitem__("id", "dev-4"), "$.links[4].id"),
+        (lambda d: d["links"][6].__setitem__("id", d["links"][2]["id"]), "$.links[6].id"),
+        (lambda d: d["links"][8].__setitem__("b_device", "dev-999999"), "$.links[8].b_device"),
+        (lambda d: d["links"][8].__setitem__("a_port", "P99"), "$.links[8].a_port"),
+        (lambda d: d["racks"][2].__setitem__("cdu", "fu-999"), "$.racks[2].cdu"),
+        (lambda d: d["racks"][2].__setitem__("rotation", 45), "$.racks[2].rotation"),
+        (lambda d: d["busbars"][1].__setitem__("side", "C"), "$.busbars[1].side"),
+        (lambda d: d["devices"][5].__setitem__("type", "rack-600x1200-48u"), "$.devices[5].type"),
+        # the custom catalogue and the outline
+        (lambda d: d["catalog"].append({"key": "x", "kind": "teapot", "name": "X"}), "$.catalog[0].kind"),
+        (lambda d: d["catalog"].append({"key": "x", "name": "X"}), "$.catalog[0].kind"),
+        (lambda d: d.__setitem__("outline", d["outline"][:2]), "$.outline"),
+    ],
+)
+def test_every_bad_value_is_one_error_at_its_path(example_data, mutate, path):
+    mutate(example_data)
+    error = _error(example_data)
+    assert error.path == path
+    assert str(error).startswith(path)
+
+
+def test_newer_version_is_refused_before_its_unknown_keys(example_data):
+    example_data["version"] = hallfile.FORMAT_VERSION + 1
+    example_data["pumps"] = []
+    error = _error(example_data)
+    assert error.path == "$.version" and "newer" in str(error)
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity", "1e400"])
+def test_non_finite_numbers_are_refused(example_data, literal):
+    example_data["links"][0]["length_m"] = 0.123456789
+    text = json.dumps(example_data).replace('"length_m": 0.123456789', f'"length_m": {literal}', 1)
+    with pytest.raises(HallFileError) as info:
+        loads(text)
+    assert info.value.path == "$.links[0].length_m"
+
+
+def test_whole_numbers_written_as_floats_still_load(example_data):
+    device = example_data["devices"][3]
+    device["u"] = float(device["u"])
+    example_data["racks"][1]["rotation"] = 90.0
+    doc = loads(json.dumps(example_data))
+    assert doc.devices[device["id"]].u == int(device["u"]) and type(doc.devices[device["id"]].u) is int
+    assert doc.racks[example_data["racks"][1]["id"]].rotation == 90
+
+
+def test_both_decoders_build_the_same_document(example_doc):
+    text = dumps(example_doc)
+    fast = loads(text)
+    checked = hallfile._document(hallfile._decode_checked(text))
+    assert dumps(fast) == dumps(checked) == text
+    for doc in (fast, checked):
+        assert doc._links_by_device == example_doc._links_by_device
+        assert doc._devices_by_rack == example_doc._devices_by_rack
+        assert doc._next_number == example_doc._next_number
+
+
+def test_migrations_run_for_an_older_file(example_doc, monkeypatch):
+    text = dumps(example_doc)
+    seen = []
+
+    def to_v2(data):
+        seen.append(data["version"])
+        data["meta"]["notes"] = "migrated"
+        return data
+
+    monkeypatch.setattr(hallfile, "FORMAT_VERSION", 2)
+    monkeypatch.setattr(hallfile, "MIGRATIONS", {1: to_v2})
+    doc = loads(text)
+    assert seen == [1] and doc.meta.notes == "migrated"
+    assert json.loads(dumps(doc))["version"] == 2
+
+
+def test_ids_in_other_decimal_digits_load_as_they_always_have(example_data):
+    example_data["zones"][0]["id"] = "zone-\u0663"  # Arabic-Indic 3
+    doc = loads(json.dumps(example_data))
+    assert "zone-\u0663" in doc.zones and len(doc.links) == len(example_data["links"])
+
+
+def test_loading_leaves_the_garbage_collector_as_it_was(example_doc, example_data):
+    text = dumps(example_doc)
+    assert gc.isenabled()
+    loads(text)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    bad = copy.deepcopy(example_data)
+    bad["links"][0]["a_port"] = "nope"
+    with pytest.raises(HallFileError):
+        loads(json.dumps(bad))
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        loads(text)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def _added_one_by_one(source: Document) -> Document:
+    doc = Document(source.catalog)
+    for obj in source.all_objects():
+        doc.add(obj)
+    return doc
+
+
+def test_from_collections_builds_what_add_builds(example_doc):
+    collections = {attr: list(getattr(example_doc, attr).values()) for attr in
+                   ("zones", "obstacles", "doors", "handoffs", "racks", "devices", "floor_units", "busbars", "links")}
+    bulk = Document.from_collections(collections, example_doc.catalog)
+    one_by_one = _added_one_by_one(example_doc)
+    for attr in collections:
+        assert getattr(bulk, attr) == getattr(one_by_one, attr)
+    assert bulk._devices_by_rack == one_by_one._devices_by_rack
+    assert bulk._links_by_device == one_by_one._links_by_device
+    assert bulk._next_number == one_by_one._next_number
+    assert bulk.new_id("link") == one_by_one.new_id("link")
+
+
+def test_from_collections_refuses_bad_ids(example_doc):
+    racks = list(example_doc.racks.values())
+    with pytest.raises(KeyError, match="already exists"):
+        Document.from_collections({"racks": racks + racks[:1]})
+    with pytest.raises(ValueError):
+        Document.from_collections({"racks": racks[:1], "zones": racks[1:2]})
+    with pytest.raises(KeyError, match="no collection"):
+        Document.from_collections({"pumps": []})
+
+
+def test_text_the_fast_decoder_cannot_take_goes_the_checked_way(example_data):
+    example_data["meta"]["notes"] = "\ud800"  # a lone surrogate: json.loads has always taken it
+    assert loads(json.dumps(example_data, ensure_ascii=False)).meta.notes == "\ud800"
+    with pytest.raises(HallFileError, match="UTF-8"):
+        loads(b'{"format": "hall", "version": 1, "meta": {"notes": "\xff"}}')
