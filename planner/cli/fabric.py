@@ -6,7 +6,10 @@ and the bisection bandwidth (minimum cut between the two halves of the nodes).
 Counts follow DESIGN §7 (nodes, gpus, tiers, switches.{leaf,spine,core},
 links.{node-leaf,leaf-spine,spine-core}, oversubscription). ``-o`` writes a copy of the plan
 with a freshly generated, cabled and routed fabric (``--switch``, ``--oversubscription``,
-``--placement``), the same step as Plan ▸ Generate fabric… in the GUI.
+``--placement``), the same step as Plan ▸ Generate fabric… in the GUI: the chosen
+oversubscription becomes the plan's design-basis value. Like ``planner new``, the plan is
+checked against the full rule catalogue before it is written; if it has any error, nothing is
+written (OUT stays as it was) and the first error is the one-line reason (exit 1).
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from planner.fabric.placement import PLACEMENTS
 from planner.fabric.sizing import default_switch, node_devices
 from planner.io import save
 from planner.model.document import Document
+from planner.rules.engine import validate
+from planner.rules.finding import ERROR
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -48,6 +53,11 @@ def run(args: argparse.Namespace) -> int:
             History(doc).push(generate_fabric(doc, switch, ratio, args.placement))
         except (FabricError, Refusal, KeyError) as exc:
             print(f"planner: fabric: {exc}", file=sys.stderr)
+            return 1
+        errors = [f for f in validate(doc) if f.severity == ERROR]
+        if errors:
+            more = f" (and {len(errors) - 1} more errors)" if len(errors) > 1 else ""
+            print(f"planner: fabric: the plan would have errors: {errors[0].message}{more}", file=sys.stderr)
             return 1
         save(doc, args.output)
     try:

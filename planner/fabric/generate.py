@@ -13,7 +13,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from planner.commands.base import AddObjects, Command, Compound, RemoveObjects, SetFields
+from planner.commands.base import (
+    AddObjects,
+    Command,
+    Compound,
+    RemoveObjects,
+    SetAttributes,
+    SetFields,
+)
 from planner.fabric.cabling import CORE, LEAF, NODE, SPINE, SwitchSlot, fabric_links, switch_slots
 from planner.fabric.placement import place_switches, row_key
 from planner.fabric.routing import Router
@@ -76,8 +83,8 @@ def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1
     for device in retired:
         if device.role:
             updates[device.id] = {"role": "", "su": 0, "pod": 0, "rail": 0}
-    for index, node in enumerate(nodes):
-        devices[(NODE, index)] = node
+    for slot, node in zip(design.node_slots(), nodes):
+        devices[(NODE, slot)] = node
 
     moved_racks = [replace(doc.racks[rack_id], **values) for rack_id, values in where.moves.items()]
     router = Router(doc, racks=[*where.new_racks, *moved_racks], devices=devices.values())
@@ -95,8 +102,13 @@ def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1
         children.append(AddObjects([*where.new_racks, *new_devices], text="Place switches"))
     children.append(AddObjects(links, text="Cable fabric"))
     counts = design.counts()["switches"]
-    return Compound(children, text=f"Generate fabric ({counts['leaf']} leaf, {counts['spine']} spine, "
-                                   f"{counts['core']} core; {len(links)} cables)")
+    text = f"Generate fabric ({counts['leaf']} leaf, {counts['spine']} spine, {counts['core']} core; {len(links)} cables"
+    if oversubscription != doc.basis.oversubscription:
+        # N5 checks the cabled leaves against the design basis: the ratio built is the ratio allowed.
+        children.insert(0, SetAttributes("basis", {"oversubscription": oversubscription},
+                                         text="Set the design-basis oversubscription"))
+        text += f"; oversubscription {oversubscription:g}:1"
+    return Compound(children, text=f"{text})")
 
 
 def _switch_name(slot: SwitchSlot) -> str:
@@ -143,14 +155,18 @@ def _home_rows(doc: Document, design: FabricDesign, nodes: list[Device], slots: 
         return node_rows[(first + last - 1) // 2]
 
     homes = []
-    pod_nodes = design.sus_per_pod * design.down
+    starts = [0]  # first node (fabric order) of each SU, and one past the last
+    for size in design.su_sizes():
+        starts.append(starts[-1] + size)
+    per_pod = design.sus_per_pod
     for slot in slots:
         if slot.role == LEAF:
             su = slot.su - 1
-            homes.append(middle_row(su * design.down, (su + 1) * design.down))
+            homes.append(middle_row(starts[su], starts[su + 1]))
         elif slot.role == SPINE:
             pod = slot.pod - 1
-            homes.append(middle_row(pod * pod_nodes, (pod + 1) * pod_nodes))
+            first_su, last_su = pod * per_pod, min((pod + 1) * per_pod, design.sus)
+            homes.append(middle_row(starts[first_su], starts[last_su]))
         else:
             group = slot.index // design.cores_per_group
             homes.append(ordered_rows[(2 * group + 1) * len(ordered_rows) // (2 * design.core_groups)])
@@ -159,11 +175,16 @@ def _home_rows(doc: Document, design: FabricDesign, nodes: list[Device], slots: 
 
 def _links(doc: Document, design: FabricDesign, devices: dict[tuple[str, int], Device], router: Router,
            rack_names: dict[str, str], switch_ports: list[str], node_ports: list[str]) -> list[Link]:
+    """Every cable of the design as a Link. Nodes sit at their leaf slots (``node_slots``), so the
+    cabling runs over the full SUs' slots and skips the slots no node fills."""
     links = []
     ports = {NODE: node_ports, LEAF: switch_ports, SPINE: switch_ports, CORE: switch_ports}
-    first = int(doc.new_id("link").split("-")[1])
-    for number, spec in enumerate(fabric_links(design), start=first):
-        a = devices[(spec.a_role, spec.a_index)]
+    number = int(doc.new_id("link").split("-")[1])
+    slotted = replace(design, nodes=design.sus * design.down) if design.tiers > 1 else design
+    for spec in fabric_links(slotted):
+        a = devices.get((spec.a_role, spec.a_index))
+        if a is None:  # an empty leaf slot of a partly filled SU
+            continue
         b = devices[(spec.b_role, spec.b_index)]
         a_port, b_port = ports[spec.a_role][spec.a_port], ports[spec.b_role][spec.b_port]
         result = router.route(a.id, b.id, spec.tier)
@@ -173,4 +194,5 @@ def _links(doc: Document, design: FabricDesign, devices: dict[tuple[str, int], D
             stock_m=result.stock_m,
             label=f"{_label(rack_names[a.rack], a, a_port)} ↔ {_label(rack_names[b.rack], b, b_port)}",
         ))
+        number += 1
     return links

@@ -6,6 +6,16 @@ counts and the tests. Every count follows the rules in DESIGN §4: one leaf per 
 build for the full SU, a leaf's uplinks spread evenly over its spines (smallest spine count
 that divides the uplinks and gives the spines enough ports), a core tier only when two tiers
 cannot hold the GPUs, and a single switch when every GPU port fits on one.
+
+How the nodes fill the SUs (``su_sizes``): a k-port leaf at ratio r has d = ⌊k·r/(r+1)⌋
+downlinks and k − d uplinks, so an SU has room for d nodes and N nodes take s = ⌈N/d⌉ SUs.
+A non-blocking leaf (d = k − d) stays non-blocking however full it is, so SUs fill in order:
+d nodes each, the last the rest (DESIGN §4; each SU stays on whole racks and new nodes land on
+free leaf ports without moving a cable). An oversubscribed leaf (d > k − d) is what limits
+bandwidth, so the N nodes are spread evenly over the s SUs instead (sizes differ by at most one,
+larger first): the same switches and cables, but no stub SU and no leaf carrying more than
+⌈N/s⌉ downlinks on its k − d uplinks. 256 nodes at 2:1 on 64 ports: d = 42, 22 uplinks,
+7 SUs of 37, 37, 37, 37, 36, 36, 36 nodes (not six of 42 and one of 4).
 """
 
 from __future__ import annotations
@@ -80,6 +90,22 @@ class FabricDesign:
     def oversubscription(self) -> float:
         return 1.0 if self.tiers == 1 else round(self.down / self.up, 3)
 
+    def su_sizes(self) -> list[int]:
+        """Nodes in each SU (see the module docstring): in order at 1:1, evenly when oversubscribed."""
+        if self.tiers == 1 or not self.nodes:
+            return [self.nodes] if self.nodes else []
+        if self.down <= self.up:
+            return [min(self.down, self.nodes - su * self.down) for su in range(self.sus)]
+        base, extra = divmod(self.nodes, self.sus)
+        return [base + (1 if su < extra else 0) for su in range(self.sus)]
+
+    def node_slots(self) -> list[int]:
+        """The leaf slot ``su · down + position`` of each node in fabric order: node *n* is
+        cabled to port ``position`` of its SU's rail leaves (``cabling`` numbers slots so)."""
+        if self.tiers == 1:
+            return list(range(self.nodes))
+        return [su * self.down + position for su, size in enumerate(self.su_sizes()) for position in range(size)]
+
     def counts(self) -> dict:
         """The ``planner fabric --json`` object (DESIGN §7 keys)."""
         return {
@@ -119,6 +145,8 @@ def design_fabric(nodes: int, rails: int, ports: int, oversubscription: float = 
     """The smallest fabric for ``nodes`` nodes of ``rails`` GPUs on ``ports``-port switches."""
     if nodes < 0 or rails < 1 or ports < 2:
         raise FabricError(f"cannot size a fabric for {nodes} nodes × {rails} rails on {ports}-port switches")
+    if oversubscription < 1.0:
+        raise FabricError(f"oversubscription {oversubscription:g} is below 1 (1 = non-blocking)")
     if nodes * rails <= ports:
         return FabricDesign(nodes, rails, ports, 1, ports, 0, 1 if nodes else 0, 1, 0, 0, 0, 0, 0)
     down, up = leaf_split(ports, oversubscription)

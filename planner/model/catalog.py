@@ -82,6 +82,9 @@ class CatalogItem:
     voltage_v: float = 0.0
     phases: int = 0
     tapoff_rating_a: float = 0.0
+    #: Busbars: how far in plan a tap-off's cord drop reaches from the run to a rack's roof, m.
+    #: 0 = not given (custom entries made before the field existed): P5 then cannot check reach.
+    tapoff_whip_m: float = 0.0
     custom: bool = False
 
     @property

@@ -72,3 +72,58 @@ def bounds_of(points: list[Point]) -> tuple[float, float, float, float]:
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
     return min(xs), min(ys), max(xs), max(ys)
+
+
+def _clamp(value: float, low: float, high: float) -> float:
+    return max(low, min(value, high))
+
+
+def _segment_hits_box(x1: float, y1: float, x2: float, y2: float,
+                      box: tuple[float, float, float, float]) -> bool:
+    """Whether the segment (x1, y1)–(x2, y2) touches the box (Liang–Barsky clipping)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = x2 - x1, y2 - y1
+    for p, q in ((-dx, x1 - box[0]), (dx, box[2] - x1), (-dy, y1 - box[1]), (dy, box[3] - y1)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def segment_box_gap(x1: float, y1: float, x2: float, y2: float,
+                    box: tuple[float, float, float, float]) -> tuple[float, float, float]:
+    """How far a box (min x, min y, max x, max y) lies from the segment (x1, y1)–(x2, y2).
+
+    Returns (gap, along, across) in metres: the shortest straight distance between the two, and
+    that shortest path split along the segment's direction (how far the box lies beyond the
+    segment's nearer end; 0 when it lies beside the segment) and across it (its distance from the
+    segment's line). All three are 0 when the segment crosses or touches the box. This is the
+    reach a busbar tap-off's cord drop must span to a rack's roof (P5), shared by the rule and
+    the assign gesture so they cannot disagree.
+    """
+    if _segment_hits_box(x1, y1, x2, y2, box):
+        return 0.0, 0.0, 0.0
+    dx, dy = x2 - x1, y2 - y1
+    length_sq = dx * dx + dy * dy
+    pairs: list[tuple[Point, Point]] = []
+    for px, py in ((x1, y1), (x2, y2)):  # segment ends → nearest point of the box
+        pairs.append(((px, py), (_clamp(px, box[0], box[2]), _clamp(py, box[1], box[3]))))
+    for cx, cy in ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])):
+        t = 0.0 if length_sq == 0 else _clamp(((cx - x1) * dx + (cy - y1) * dy) / length_sq, 0.0, 1.0)
+        pairs.append(((x1 + t * dx, y1 + t * dy), (cx, cy)))
+    on_run, on_box = min(pairs, key=lambda pair: distance(*pair))
+    gap = distance(on_run, on_box)
+    ux, uy = (dx, dy) if length_sq else (1.0, 0.0)
+    norm = math.hypot(ux, uy)
+    vx, vy = on_box[0] - on_run[0], on_box[1] - on_run[1]
+    along = abs(vx * ux + vy * uy) / norm
+    across = abs(vx * uy - vy * ux) / norm
+    return gap, along, across

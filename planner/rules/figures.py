@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from planner.model.basis import DesignBasis
 from planner.model.catalog import RACK_CDU, RACK_PDU, ROW_CDU
 from planner.model.document import Document, prefix_of
+from planner.model.geometry import segment_box_gap
 
 if TYPE_CHECKING:
     from planner.rules.context import Context
@@ -77,10 +78,17 @@ def supply_temperature_c(approach_k: float, basis: DesignBasis) -> float:
     return basis.facility_supply_c + approach_k
 
 
-def per_side_pdus(pdu_count: int, redundancy: str) -> int:
-    """PDUs that must carry the whole rack: half of them under 2N (one side failed), else all."""
-    if redundancy == "2N" and pdu_count >= 2:
+def carrying_pdus(pdu_count: int, redundancy: str) -> int:
+    """Rack PDUs left to carry the whole rack after the failure the plan's redundancy rides through.
+
+    2N: a whole side (feed A or B) fails and the PDUs are split over the two sides, so the
+    smaller side, ⌊n/2⌋, carries the rack: one PDU, or all on one side, leaves none. N+1: any one
+    PDU fails, n − 1 carry. None: all n. 0 means the PDUs cannot carry the rack at all.
+    """
+    if redundancy == "2N":
         return pdu_count // 2
+    if redundancy == "N+1":
+        return max(pdu_count - 1, 0)
     return pdu_count
 
 
@@ -142,6 +150,49 @@ def rack_feeds(doc: Document, rack_id: str) -> list[str]:
     """The busbars that exist among a rack's A and B feeds."""
     rack = doc.racks[rack_id]
     return [f for f in (rack.feed_a, rack.feed_b) if f is not None and f in doc.busbars]
+
+
+@dataclass(frozen=True)
+class TapoffReach:
+    """How far a rack lies from a busbar run it is fed from, against the tap-off whip (P5).
+
+    ``gap_m`` is the plan distance from the run to the nearest point of the rack's footprint
+    (its roof, where the cord drop lands), split into ``along_m`` beyond the run's nearer end and
+    ``across_m`` from the run's line; ``whip_m`` is the busbar type's tap-off whip (0 = not given).
+    """
+
+    gap_m: float
+    along_m: float
+    across_m: float
+    whip_m: float
+
+    @property
+    def checked(self) -> bool:
+        return self.whip_m > 0
+
+    @property
+    def reaches(self) -> bool:
+        """Within the whip (at exactly the whip length it still reaches); unchecked counts as reaching."""
+        return not self.checked or self.gap_m <= self.whip_m + 1e-9
+
+
+def tapoff_reach(doc: Document, bus_id: str, rack_id: str) -> TapoffReach:
+    """The reach from busbar ``bus_id`` to rack ``rack_id`` (the rule and the assign gesture use this)."""
+    bus = doc.busbars[bus_id]
+    gap, along, across = segment_box_gap(bus.x1, bus.y1, bus.x2, bus.y2, doc.rack_bounds(doc.racks[rack_id]))
+    return TapoffReach(gap_m=gap, along_m=along, across_m=across, whip_m=doc.catalog[bus.type].tapoff_whip_m)
+
+
+def run_extent_text(doc: Document, bus_id: str) -> str:
+    """Where a busbar run lies, for messages: "x 12.6–19.8 m at y 3.0 m" for a run along x."""
+    bus = doc.busbars[bus_id]
+    if abs(bus.y1 - bus.y2) < 1e-9:
+        lo, hi = sorted((bus.x1, bus.x2))
+        return f"x {lo:.1f}–{hi:.1f} m at y {bus.y1:.1f} m"
+    if abs(bus.x1 - bus.x2) < 1e-9:
+        lo, hi = sorted((bus.y1, bus.y2))
+        return f"y {lo:.1f}–{hi:.1f} m at x {bus.x1:.1f} m"
+    return f"({bus.x1:.1f}, {bus.y1:.1f})–({bus.x2:.1f}, {bus.y2:.1f}) m"
 
 
 @dataclass

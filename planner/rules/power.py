@@ -1,5 +1,6 @@
 """Power rules (DESIGN §5 Power): continuous load on busbars and tap-offs (P1), 2N failover (P2),
-phase balance (P3) and the rack's own power limits (P4). Currents are I = P / (√3 · V · PF)."""
+phase balance (P3), the rack's own power limits and its way in through rack PDUs (P4), and the
+reach of a busbar's tap-off to the racks it feeds (P5). Currents are I = P / (√3 · V · PF)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,16 @@ from planner.rules.context import Context
 from planner.rules.engine import BUSBAR, RACK, Rule, rule
 from planner.rules.figures import (
     amps,
+    carrying_pdus,
     feed_figures,
     kw,
-    per_side_pdus,
     phase_currents_a,
     phase_imbalance,
     rack_feeds,
+    run_extent_text,
+    tapoff_reach,
 )
-from planner.rules.finding import ERROR, WARNING, Finding
+from planner.rules.finding import ERROR, INFO, WARNING, Finding
 
 _LOAD_READS = {"rack.feed_a", "rack.feed_b", "rack.phases", "dev.type", "dev.rack"}
 _PDU_SOURCE = "Rack PDU and rack vendor power ratings (catalogue)"
@@ -143,6 +146,9 @@ def phase_balance(ctx: Context, bus_id: str, r: Rule) -> Iterator[Finding]:
       basis=("load_basis", "derating", "redundancy", "voltage_v", "power_factor"), source=_PDU_SOURCE,
       title="Rack power within the rack and PDU limits")
 def rack_power(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
+    """The rack's rating, then its way in: a rack that draws power needs rack PDUs, and the PDUs
+    left after the failure the plan's redundancy rides through (a whole side under 2N, one PDU
+    under N+1) must carry it at the continuous-load derating."""
     doc, basis = ctx.doc, ctx.doc.basis
     figs = ctx.rack(rack_id)
     power = figs.power_w(basis)
@@ -151,12 +157,67 @@ def rack_power(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
         yield r.finding(ctx, ERROR, (rack_id,),
                         f"{name}: {kw(power)} {basis.load_basis}, rack rated {kw(figs.max_power_w)}")
     count = len(figs.pdus)
-    if count == 0:
+    if power <= 0:
         return
-    carrying = per_side_pdus(count, basis.redundancy)
+    if count == 0:
+        yield r.finding(ctx, ERROR, (rack_id,), f"{name}: draws {kw(power)} but holds no rack PDU")
+        return
+    carrying = carrying_pdus(count, basis.redundancy)
+    plural = "s" if count != 1 else ""
+    if carrying == 0:
+        need = ("a rack PDU on each side (A and B)" if basis.redundancy == "2N"
+                else "a spare rack PDU")
+        yield r.finding(ctx, ERROR, (rack_id, *figs.pdus),
+                        f"{name}: draws {kw(power)}; {basis.redundancy} needs {need}, it holds {count} rack PDU{plural}")
+        return
     capacity = figs.pdu_total_w / count * carrying * basis.derating
     if power > capacity:
-        how = f"{carrying} of {count} rack PDUs per side (2N)" if carrying != count else f"{count} rack PDU{'s' if count != 1 else ''}"
+        if basis.redundancy == "2N":
+            how = f"{carrying} of {count} rack PDUs per side (2N)"
+        elif basis.redundancy == "N+1":
+            how = f"{carrying} of {count} rack PDUs with one failed (N+1)"
+        else:
+            how = f"{count} rack PDU{plural}"
         yield r.finding(ctx, ERROR, (rack_id, *figs.pdus),
                         f"{name}: {kw(power)} {basis.load_basis} > {kw(capacity)} from {how} "
                         f"at {basis.derating:g} derating")
+
+
+_REACH_READS = {"rack.x", "rack.y", "rack.rotation", "rack.type", "rack.feed_a", "rack.feed_b",
+                "bus.x1", "bus.y1", "bus.x2", "bus.y2", "bus.type"}
+
+
+@rule("P5", scope=RACK, reads=_REACH_READS, title="Tap-off reach from the busbar to the rack",
+      source="Busbar type's tap-off whip length and its source (catalogue)")
+def tapoff_reach_rule(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
+    """Each busbar a rack is fed from must reach it: the tap-off plugs in anywhere between the
+    run's ends and its whip (cord drop) must span the plan distance to the rack's roof. The
+    whip length and its source are the busbar type's (catalogue); a type that gives none is
+    reported once on the busbar (below) instead."""
+    doc = ctx.doc
+    rack = doc.racks[rack_id]
+    for bus_id in rack_feeds(doc, rack_id):
+        reach = tapoff_reach(doc, bus_id, rack_id)
+        if reach.reaches:
+            continue
+        bus = doc.busbars[bus_id]
+        item = doc.catalog[bus.type]
+        yield Finding(rule=r.id, severity=ERROR, subjects=(rack_id, bus_id),
+                      message=(f"{rack.name}: {reach.gap_m:.2f} m from busbar {bus.name} "
+                               f"({run_extent_text(doc, bus_id)}; {reach.along_m:.2f} m beyond its end, "
+                               f"{reach.across_m:.2f} m across), tap-off whip reaches {reach.whip_m:g} m"),
+                      source=f"{item.name} (catalogue)" + (f": {item.source}" if item.source else ""))
+
+
+@rule("P5", scope=BUSBAR, reads={"bus.type"}, title="Tap-off whip length known",
+      source="Catalogue: busbar tap-off whip length (tapoff_whip_m)")
+def tapoff_whip_known(ctx: Context, bus_id: str, r: Rule) -> Iterator[Finding]:
+    """A busbar type without a whip length (a custom entry from before the field existed) cannot
+    be checked for reach; say so once per run rather than pass its racks silently."""
+    doc = ctx.doc
+    bus = doc.busbars[bus_id]
+    item = doc.catalog[bus.type]
+    if item.tapoff_whip_m <= 0:
+        yield r.finding(ctx, INFO, (bus_id,),
+                        f"Busbar {bus.name}: type {item.name} gives no tap-off whip length; "
+                        f"rack reach is not checked")

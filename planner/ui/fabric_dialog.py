@@ -2,8 +2,9 @@
 
 The dialog only collects the choices and builds the command with
 ``planner.fabric.generate_fabric``; pushing it on the session makes the whole generation
-(switches, racks moved aside, every cable) one undo step. A plan the generator refuses
-(no nodes, too many GPUs) keeps the dialog open with the reason shown in it.
+(switches, racks moved aside, every cable, and the design basis's oversubscription set to the
+one chosen, so N5 checks the fabric against what was built) one undo step. A plan the
+generator refuses (no nodes, too many GPUs) keeps the dialog open with the reason shown in it.
 """
 
 from __future__ import annotations
@@ -79,10 +80,15 @@ class GenerateFabricDialog(QDialog):
             return
         counts = design.counts()
         switches, links = counts["switches"], counts["links"]
+        ratio = self.oversubscription.value()
+        basis = ""
+        if ratio != doc.basis.oversubscription:
+            basis = (f" The design basis's oversubscription changes from {doc.basis.oversubscription:g}:1 "
+                     f"to {ratio:g}:1.")
         self.summary.setText(
             f"{counts['nodes']} nodes, {counts['gpus']} GPUs → {counts['tiers']} tier(s): "
             f"{switches['leaf']} leaf, {switches['spine']} spine, {switches['core']} core switches; "
-            f"{sum(links.values()):,} cables. Existing fabric cables are replaced.")
+            f"{sum(links.values()):,} cables. Existing fabric cables are replaced.{basis}")
 
     def command(self) -> Command:
         """The generate command for the current choices (raises FabricError / Refusal)."""

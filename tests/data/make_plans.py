@@ -42,8 +42,10 @@ def clean() -> Document:
     doc.outline = [(0.0, 0.0), (16.0, 0.0), (16.0, 12.0), (0.0, 12.0)]
     doc.add(Zone(id="zone-1", name="Slab", polygon=list(doc.outline), rating_kpa=20.0))
     doc.catalog.add(CatalogItem(key="busbar-1600a", kind="busbar", name="Overhead busbar 1,600 A, 250 A tap-offs",
-                                source="Test plan: overhead busway class 1,600 A, 415 V 3-phase, 250 A tap-offs",
-                                rating_a=1600, voltage_v=415, phases=3, tapoff_rating_a=250, custom=True))
+                                source="Test plan: overhead busway class 1,600 A, 415 V 3-phase, 250 A tap-offs; "
+                                       "1.8 m tap-off whip (NEC 368.56(B)(2))",
+                                rating_a=1600, voltage_v=415, phases=3, tapoff_rating_a=250, tapoff_whip_m=1.8,
+                                custom=True))
     doc.add(FloorUnit(id="fu-1", type="cdu-row-800kw", name="CDU-01", x=2.4, y=ROW_Y, row="1"))
     x0 = 3.5
     x1 = x0 + RACKS * 0.8
@@ -93,12 +95,18 @@ def p3(doc: Document) -> None:
     for slot in range(4):  # 4 × 10.2 kW air-cooled on L1 alone
         doc.add(Device(id=doc.new_id("dev"), type="node-8gpu-air-8u", name=f"N{slot + 1}", rack=rack.id,
                        u=1 + 8 * slot))
+    for pdu in range(4):  # two a side (2N) carry its 40.8 kW (P4)
+        doc.add(Device(id=doc.new_id("dev"), type=PDU, name=f"PDU{pdu + 1}", rack=rack.id, u=0))
 
 
 def p4(doc: Document) -> None:
     small = _custom(doc, RACK, "rack-100kw", "Rack rated 100 kW", max_power_kw=100.0)
     for rack in doc.racks.values():
         rack.type = small
+
+
+def p5(doc: Document) -> None:
+    doc.busbars["bus-1"].x2 = 5.0  # R06 (x 7.1–7.9 m) lies 2.1 m beyond BB-A01's end, whip 1.8 m; R05 1.3 m
 
 
 def c1(doc: Document) -> None:
@@ -144,6 +152,7 @@ def s4(doc: Document) -> None:
 BREAKS: dict[str, Callable[[Document], None]] = {
     "f1_zone_overload": f1, "f2_tile_point_load": f2, "f3_rack_overweight": f3,
     "p1_busbar_continuous": p1, "p2_busbar_failover": p2, "p3_phase_imbalance": p3, "p4_rack_power": p4,
+    "p5_tapoff_reach": p5,
     "c1_cdu_capacity": c1, "c2_cdu_flow": c2, "c3_supply_temperature": c3, "c4_rack_off_loop": c4,
     "c5_pipe_reach": c5, "c6_zone_air_heat": c6,
     "s1_overlap": s1, "s2_aisle": s2, "s3_working_space": s3, "s4_device_overlap": s4,

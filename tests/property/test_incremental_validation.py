@@ -28,7 +28,7 @@ def _command(doc, data):
     kind = data.draw(st.sampled_from([
         "move", "move", "rotate", "delete", "duplicate", "assign", "device", "move_device", "delete_device",
         "move_unit", "zone", "rename", "basis", "busbar_type", "remove_cdu_raw", "move_obstacle",
-        "place_cabinet", "phases",
+        "place_cabinet", "phases", "move_busbar",
     ]), label="kind")
     rack = _pick(data, doc.racks, "rack")
     step = st.sampled_from([-2.4, -1.2, -0.8, -0.4, 0.4, 0.8, 1.2, 2.4, 9.0])
@@ -94,6 +94,9 @@ def _command(doc, data):
             return SetFields({obs: {"polygon": polygon}})
     if kind == "place_cabinet":
         return edits.place_floor_unit(doc, "cabinet-630a", data.draw(st.sampled_from([2.8, 5.0, 11.0])), 3.4)
+    if kind == "move_busbar":  # P5: the racks on a busbar come into or out of its tap-off reach
+        bus = _pick(data, doc.busbars, "moved bus")
+        return edits.move_objects(doc, [bus], data.draw(step), data.draw(step)) if bus else None
     if kind == "phases" and rack:
         return SetFields({rack: {"phases": data.draw(st.sampled_from(["L1", "L1L2", "L1L2L3"]))}})
     return None

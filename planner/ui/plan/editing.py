@@ -21,6 +21,7 @@ from planner.model.catalog import BUSBAR, FLOOR_KINDS, IN_RACK_KINDS, RACK, ROW_
 from planner.model.document import Document, natural_key, prefix_of
 from planner.model.geometry import extents
 from planner.model.objects import BusbarRun, Device, FloorUnit, HandOff, Rack
+from planner.rules.figures import tapoff_reach
 from planner.ui.plan.units import TILE_M, to_model
 
 if TYPE_CHECKING:
@@ -361,10 +362,29 @@ class PlanEditor(QObject):
         return None
 
     def assign(self, source_id: str, rack_ids: list[str]) -> None:
+        """Put the swept racks on the busbar's feed or the CDU's loop, in one undo step.
+
+        From a busbar only the racks its tap-off whip reaches are assigned (the same reach P5
+        checks, ``planner.rules.figures.tapoff_reach``); the status bar names the ones skipped.
+        """
         field = self.assignment_field(source_id)
         if field is None or not rack_ids:
             return
-        command = self.push(lambda: edits.assign(self.doc, rack_ids, field, source_id))
+        doc = self.doc
+        reached = [r for r in rack_ids if field == "cdu" or tapoff_reach(doc, source_id, r).reaches]
+        skipped = sorted(set(rack_ids) - set(reached), key=lambda r: natural_key(doc.racks[r].name))
+        target = doc.get(source_id).name
+        if field != "cdu":
+            target = f"feed {doc.busbars[source_id].side} {target}"
+        why = ""
+        if skipped:
+            names = ", ".join(doc.racks[r].name for r in skipped)
+            whip = doc.catalog[doc.busbars[source_id].type].tapoff_whip_m
+            why = f"; skipped {names}: beyond the {whip:g} m tap-off whip"
+        if not reached:
+            self.view.status_message.emit(f"No rack assigned to {target}{why}")
+            return
+        command = self.push(lambda: edits.assign(doc, reached, field, source_id))
         if command is not None:
-            target = self.doc.get(source_id).name
-            self.view.status_message.emit(f"{len(rack_ids)} rack(s) on {target}")
+            count = len(reached)
+            self.view.status_message.emit(f"Assigned {count} rack{'s' if count != 1 else ''} to {target}{why}")

@@ -139,6 +139,12 @@ def test_p4_rack_power_limit(plan, rule_findings, power_kw, expected):
     plan.type("rack-50kw", "rack", width_m=1.0, depth_m=1.0, rack_units=48, max_power_kw=50.0)
     rack = plan.rack(type_key="rack-50kw")
     plan.load(rack, power_w=power_kw * 1000.0)
+    # two 1,000 A PDUs (one a side, 2N): far more than the rack rating, so only the rating bites
+    pdu_type = plan.type("pdu-1000a", "rack_pdu", rating_a=1000.0, voltage_v=400.0, phases=3)
+    from planner.model.objects import Device
+
+    for n in (1, 2):
+        plan.doc.add(Device(id=plan.doc.new_id("dev"), type=pdu_type, name=f"PDU{n}", rack=rack, u=0))
     found = rule_findings(plan.doc, "P4")
     assert [f.severity for f in found] == expected
     if expected:
