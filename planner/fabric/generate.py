@@ -22,7 +22,7 @@ from planner.commands.base import (
     SetFields,
 )
 from planner.fabric.cabling import CORE, LEAF, NODE, SPINE, SwitchSlot, fabric_links, switch_slots
-from planner.fabric.placement import place_switches, row_key
+from planner.fabric.placement import device_power_w, place_switches, rack_pdus, row_key
 from planner.fabric.routing import Router
 from planner.fabric.sizing import FabricDesign, FabricError, design_fabric, node_devices, rails_of
 from planner.model.catalog import SWITCH
@@ -85,6 +85,11 @@ def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1
             updates[device.id] = {"role": "", "su": 0, "pod": 0, "rail": 0}
     for slot, node in zip(design.node_slots(), nodes):
         devices[(NODE, slot)] = node
+
+    each_w = device_power_w(doc, switch_type)
+    for rack in where.new_racks:  # a new network rack needs its way in for power (P4)
+        switches = sum(1 for d in new_devices if d.rack == rack.id)
+        new_devices.extend(rack_pdus(doc, rack.id, switches * each_w))
 
     moved_racks = [replace(doc.racks[rack_id], **values) for rack_id, values in where.moves.items()]
     router = Router(doc, racks=[*where.new_racks, *moved_racks], devices=devices.values())

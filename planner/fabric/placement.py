@@ -5,7 +5,8 @@ no GPU node or storage are network racks and are filled first; what does not fit
 racks of the row's type, inserted after the row's existing network racks or, failing those, in
 the middle of the row (the racks beyond move along to make room) or at its end. A rack takes
 switches up to its free rack units and the power limit given, so a generated network rack
-stays within its rack and tap-off ratings.
+stays within its rack and tap-off ratings, and it gets rack PDUs on sides A and B as the
+templates fit them (``rack_pdus``), so that its power has a way in (P4).
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import math
 from dataclasses import dataclass, field
 
 from planner.commands.edits import Refusal, next_rack_name
-from planner.model.catalog import NODE, STORAGE
+from planner.model.catalog import NODE, RACK_PDU, STORAGE
 from planner.model.document import Document
-from planner.model.objects import Rack
+from planner.model.objects import Device, Rack
 
 PLACEMENTS = ("middle", "end")
 
@@ -32,6 +33,33 @@ def row_key(rack: Rack) -> str:
 def device_power_w(doc: Document, type_key: str) -> float:
     item = doc.catalog[type_key]
     return item.power_peak_w if doc.basis.load_basis == "peak" else item.power_w
+
+
+def three_phase_w(doc: Document, current_a: float) -> float:
+    """P = √3 · V · I · PF at the design basis's voltage and power factor."""
+    basis = doc.basis
+    return math.sqrt(3) * basis.voltage_v * current_a * basis.power_factor
+
+
+def pdu_type(doc: Document) -> str:
+    """The rack PDU the templates and the fabric generator fit: the catalogue's highest-rated."""
+    return max(doc.catalog.of_kind(RACK_PDU), key=lambda i: i.rating_a).key
+
+
+def pdus_per_side(doc: Document, rack_w: float) -> int:
+    """0U PDUs one side needs to carry the whole rack (2N), within the warning margin."""
+    basis = doc.basis
+    pdu = doc.catalog[pdu_type(doc)]
+    each = three_phase_w(doc, pdu.rating_a * basis.derating * basis.power_warn_fraction)
+    return max(1, math.ceil(rack_w / each - 1e-9))
+
+
+def rack_pdus(doc: Document, rack_id: str, rack_w: float) -> list[Device]:
+    """The 0U PDUs a rack drawing ``rack_w`` needs: on side A and side B, each side able to carry
+    the whole rack, which holds under 2N, N+1 and no redundancy alike (P4)."""
+    per_side = pdus_per_side(doc, rack_w)
+    return [Device(id=doc.new_id("dev"), type=pdu_type(doc), name=f"PDU-{side}{k + 1}", rack=rack_id, u=0)
+            for side in ("A", "B") for k in range(per_side)]
 
 
 @dataclass

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from planner.fabric.placement import device_power_w
+from planner.fabric.placement import device_power_w, rack_pdus, three_phase_w
 from planner.model.catalog import ROW_CDU
 from planner.model.document import Document
 from planner.model.objects import BusbarRun, Device, Door, FloorUnit, HandOff, Rack, Zone
@@ -34,7 +34,6 @@ class RowPlan:
     nodes_per_rack: int
     racks_per_row: int
     bus_type: str
-    pdu_type: str
 
 
 def _aisle(minimum: float, tile: float, extra_when_exact: bool) -> float:
@@ -42,11 +41,6 @@ def _aisle(minimum: float, tile: float, extra_when_exact: bool) -> float:
     if extra_when_exact and abs(width - minimum) < 1e-9:
         width += tile
     return round(width, 6)
-
-
-def pdu_type(doc: Document) -> str:
-    """The rack PDU the templates fit: the catalogue's highest-rated."""
-    return max(doc.catalog.of_kind("rack_pdu"), key=lambda i: i.rating_a).key
 
 
 def _row_cdu_type(doc: Document) -> str:
@@ -117,34 +111,19 @@ def lay_rows(doc: Document, plan: RowPlan, site: Site) -> list[str]:
     return rows
 
 
-def _three_phase_w(doc: Document, current_a: float) -> float:
-    basis = doc.basis
-    return math.sqrt(3) * basis.voltage_v * current_a * basis.power_factor
-
-
 def tapoff_limit_w(doc: Document, bus_type: str) -> float:
     """Power one tap-off carries within the derating and the warning margin."""
     basis = doc.basis
-    return _three_phase_w(doc, doc.catalog[bus_type].tapoff_rating_a * basis.derating * basis.power_warn_fraction)
-
-
-def pdus_per_side(doc: Document, rack_w: float) -> int:
-    """0U PDUs one side needs to carry the whole rack (2N), within the warning margin."""
-    basis = doc.basis
-    pdu = doc.catalog[pdu_type(doc)]
-    each = _three_phase_w(doc, pdu.rating_a * basis.derating * basis.power_warn_fraction)
-    return max(1, math.ceil(rack_w / each - 1e-9))
+    return three_phase_w(doc, doc.catalog[bus_type].tapoff_rating_a * basis.derating * basis.power_warn_fraction)
 
 
 def _rack_power_w(doc: Document, rack_id: str) -> float:
     return sum(device_power_w(doc, d.type) for d in doc.devices_in(rack_id))
 
 
-def _add_pdus(doc: Document, rack: Rack, plan: RowPlan) -> None:
-    per_side = pdus_per_side(doc, _rack_power_w(doc, rack.id))
-    for side in ("A", "B"):
-        for k in range(per_side):
-            doc.add(Device(id=doc.new_id("dev"), type=plan.pdu_type, name=f"PDU-{side}{k + 1}", rack=rack.id, u=0))
+def _add_pdus(doc: Document, rack: Rack) -> None:
+    for device in rack_pdus(doc, rack.id, _rack_power_w(doc, rack.id)):
+        doc.add(device)
 
 
 def finish_rows(doc: Document, plan: RowPlan, rows: list[str], site: Site) -> None:
@@ -156,7 +135,7 @@ def finish_rows(doc: Document, plan: RowPlan, rows: list[str], site: Site) -> No
     for row in rows:
         racks = sorted(by_row[row], key=lambda r: r.x)
         for rack in racks:
-            _add_pdus(doc, rack, plan)
+            _add_pdus(doc, rack)
         cdu_number = _add_cdus(doc, racks, cdu_number)
         bus_number = _add_busbars(doc, racks, plan, bus_number)
     _draw_hall(doc, site)

@@ -17,14 +17,12 @@ import math
 from dataclasses import dataclass
 
 from planner.fabric.generate import generate_fabric, relabel
-from planner.fabric.placement import device_power_w
+from planner.fabric.placement import device_power_w, pdu_type, pdus_per_side
 from planner.fabric.sizing import FabricError, default_switch, design_fabric
 from planner.layout.rows import (
     RowPlan,
     finish_rows,
     lay_rows,
-    pdu_type,
-    pdus_per_side,
     tapoff_limit_w,
 )
 from planner.layout.tray_sizing import size_tray_levels
@@ -143,7 +141,7 @@ def build_template(name: str, nodes: int | None = None, node_type: str | None = 
     else:
         per_row = racks_needed
     plan = RowPlan(rack_type=rack_key, node_type=node_key, nodes=count, nodes_per_rack=per_rack,
-                   racks_per_row=per_row, bus_type=bus_key, pdu_type=pdu_type(doc))
+                   racks_per_row=per_row, bus_type=bus_key)
     rows = lay_rows(doc, plan, site)
     if name == "starter":
         _fit_starter(doc, switch_key)
