@@ -1,7 +1,8 @@
 """Start the GUI: `planner [FILE]`.
 
 Opens FILE, or the bundled example hall as an untitled copy (so Save asks where to put it),
-after offering any recovery copy a crashed session left behind.
+after offering any recovery copy a crashed session left behind. A FILE that does not exist yet
+is offered as a new hall (its size asked as File ▸ New hall asks), written there on Save.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from planner import __version__
 from planner.io import HallFileError, load
 from planner.model.document import Document
 from planner.resources_access import example_hall_path
+from planner.ui.dialogs.new_hall import NewHallDialog
 from planner.ui.files import describe_error
 from planner.ui.main_window import MainWindow
 from planner.ui.recovery import RecoveryCopy, orphaned_copies
@@ -79,6 +81,8 @@ def open_window(path: str | None) -> MainWindow | None:
         copy.discard()
         window.update_title()
         return window
+    if path is not None and not Path(path).exists():
+        return create_window(path)
     if path is not None:
         try:
             doc = load(path)
@@ -88,6 +92,24 @@ def open_window(path: str | None) -> MainWindow | None:
         return MainWindow(DocumentSession(doc), Path(path).resolve())
     window = MainWindow(DocumentSession(load_example()))
     window.files.untitled_name = EXAMPLE_NAME
+    window.update_title()
+    return window
+
+
+def create_window(path: str) -> MainWindow | None:
+    """A new hall to be saved as ``path`` (which does not exist yet), or None if the user declines."""
+    buttons = QMessageBox.StandardButton
+    answer = QMessageBox.question(
+        None, "Create plan",
+        f"{Path(path).name} does not exist.\n\nStart a new hall plan and save it there?",
+        buttons.Yes | buttons.Cancel, buttons.Yes)
+    if answer != buttons.Yes:
+        return None
+    dialog = NewHallDialog()
+    if dialog.exec() != NewHallDialog.DialogCode.Accepted:
+        return None
+    window = MainWindow(DocumentSession(dialog.document()), Path(path).resolve())
+    window.session.undo_stack.resetClean()  # nothing is on disk yet: closing asks to save
     window.update_title()
     return window
 

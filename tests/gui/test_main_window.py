@@ -404,3 +404,24 @@ def test_plan_menu_dialogs_push_one_command_each(window, monkeypatch):
     assert doc.catalog["custom-archive-node-4u"].custom and doc.meta.revision == "C"
     assert any(o.name == "C9" for o in doc.obstacles.values())
     assert window.session.undo_stack.count() == 3 and window.isWindowModified()
+
+
+def test_a_file_that_does_not_exist_is_offered_as_a_new_hall(tmp_path, qtbot, monkeypatch):
+    from planner.ui.dialogs.new_hall import NewHallDialog
+
+    answers = patch_message_boxes(monkeypatch)
+    path = tmp_path / "new site.hall"
+    answers.question = QMessageBox.StandardButton.Cancel
+    assert open_window(str(path)) is None  # declined: nothing opened, nothing written
+    assert answers.asked[-1][0] == "Create plan" and "new site.hall does not exist" in answers.asked[-1][1]
+    answers.question = QMessageBox.StandardButton.Yes
+    monkeypatch.setattr(NewHallDialog, "exec", lambda self: NewHallDialog.DialogCode.Accepted)
+    win = open_window(str(path))
+    try:
+        assert win.files.path == path.resolve() and win.isWindowModified()
+        assert win.session.doc.outline and not path.exists()
+        win.files.save()
+        assert path.exists() and load(path).outline == win.session.doc.outline
+        assert not win.isWindowModified()
+    finally:
+        dispose(win)
