@@ -11,6 +11,7 @@ import csv
 import io
 from collections import Counter
 
+from planner.export.common import sheet_text
 from planner.model.catalog import ALL_KINDS
 from planner.model.document import Document
 
@@ -80,7 +81,8 @@ def bom_rows(bom: dict) -> list[tuple]:
 
 
 def write_bom_csv(doc: Document, out: io.TextIOBase) -> None:
-    """Write the BOM as CSV text with a header row."""
+    """Write the BOM as CSV text with a header row. Keys and names of custom equipment are the
+    user's text: each text cell goes through ``sheet_text`` (no formula reaches a spreadsheet)."""
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
-    writer.writerows(bom_rows(build_bom(doc)))
+    writer.writerows([sheet_text(value) for value in row] for row in bom_rows(build_bom(doc)))

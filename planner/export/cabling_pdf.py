@@ -1,10 +1,15 @@
 """The cabling plan PDF installers work from: cover, floor plan, then one section per rack.
 
 Each rack section shows the rack's front elevation beside the table of every cable that
-leaves or enters it (by U, then port), with both ends, label, media, stock length, rail
-(colour, line pattern and number, so it reads in grey) and tick boxes. Pages are drawn
-straight on the canvas with fixed row heights, so a 100k-cable plan paginates in one pass and
-"page X of Y" is known before drawing.
+leaves or enters it (by U, then port), with both ends and the rack face each port is on,
+label, media, stock length, rail (colour, line pattern and number, so it reads in grey) and
+tick boxes; a second line under each cable gives the tray route in words and the part to take
+from the store (``install``). A cable with both ends in the rack is listed once, its far rack
+"this rack" and its second line starting "both ends in this rack".
+
+Pages are drawn straight on the canvas with fixed row heights, so a 100k-cable plan paginates
+in one pass and "page X of Y" is known before drawing. Every cell is one line: the text
+shrinks to 5 pt and is then cut with "…" (common); the plan and the schedule keep it whole.
 """
 
 from __future__ import annotations
@@ -15,18 +20,22 @@ from collections.abc import Callable
 
 from reportlab.pdfgen.canvas import Canvas
 
+from planner.export.bidi import paragraph_level
 from planner.export.common import (
     FONT,
     FONT_BOLD,
+    MAX_LINE_CHARS,
     RAIL_STYLES,
     ExportOptions,
     Page,
     TitleBlock,
     chunks,
+    clip,
     content_box,
     draw_text,
     page_size,
     render_pages,
+    wrap_lines,
 )
 from planner.export.plan_drawing import draw_plan_pdf, plan_shapes
 from planner.export.schedule import CableEnd, CableRow, cable_rows, rows_by_rack
@@ -35,17 +44,33 @@ from planner.model.document import Document, natural_key
 from planner.model.objects import TIERS, Rack
 
 TITLE = "Cabling plan"
-ROW_HEIGHT = 11.0
+ROW_HEIGHT = 19.0
+SECOND_LINE = 8.5
 HEADER_HEIGHT = 34.0
 ELEVATION_WIDTH = 130.0
+NOTES_LINES = 4
+COVER_ITEMS = 12
 TICKS = ("run", "labelled", "tested")
+SAME_RACK = "this rack"
 #: Table columns: (heading, relative width, alignment).
 COLUMNS = (
-    ("label", 9.5, "left"), ("U", 1.3, "right"), ("device", 3.0, "left"), ("port", 1.8, "left"),
+    ("label", 8.5, "left"), ("U", 1.3, "right"), ("device", 3.0, "left"), ("port", 1.8, "left"),
+    ("face", 1.7, "left"),
     ("far rack", 2.8, "left"), ("U", 1.3, "right"), ("device", 3.0, "left"), ("port", 1.8, "left"),
+    ("face", 1.7, "left"),
     ("media", 1.6, "left"), ("stock", 1.8, "right"), ("rail", 2.6, "left"),
     ("run", 1.5, "centre"), ("labelled", 2.0, "centre"), ("tested", 1.6, "centre"),
 )
+LEGEND = (
+    "Tick boxes per cable: run · labelled · tested. Stock length in metres; U counts from the rack bottom.",
+    ("Face: the rack face the port is on, from the equipment catalogue; where it says nothing, rear "
+     "(GPU node NICs are on the rear panel, switches are mounted with their ports to the rear)."),
+    ("Under each cable: its route along the cable trays (\"in rack\" inside one rack) and the part to "
+     f"take from the store. A cable with both ends in one rack is listed once, far rack \"{SAME_RACK}\"."),
+)
+RAIL_COLUMN = 12
+ROUTE_COLUMNS = slice(0, 7)  # the second line: route under label … far U, part under the rest
+PART_COLUMNS = slice(7, 12)
 
 
 def summary_counts(doc: Document) -> dict[str, list[tuple[str, str]]]:
@@ -89,23 +114,32 @@ def _cover(doc: Document, rows: int) -> Callable[[Canvas], None]:
         x0, _y0, x1, y1 = content_box(canvas._pagesize)
         draw_text(canvas, x0, y1 - 20, f"{TITLE} — {doc.meta.project}", 18, FONT_BOLD, max_width=x1 - x0)
         draw_text(canvas, x0, y1 - 38, f"{doc.meta.hall} · {rows} cables", 11, max_width=x1 - x0)
+        notes = wrap_lines(doc.meta.notes, 8, x1 - x0, NOTES_LINES) if doc.meta.notes.strip() else []
+        base = paragraph_level(doc.meta.notes[:MAX_LINE_CHARS])
+        for index, line in enumerate(notes):
+            draw_text(canvas, x0, y1 - 54 - 10 * index, line, 8, base=base)
+        top = y1 - 70 - 10 * len(notes)
         column_x = [x0, x0 + (x1 - x0) / 3, x0 + 2 * (x1 - x0) / 3]
         for (heading, items), cx in zip(counts.items(), column_x):
-            y = y1 - 70
+            y = top
             draw_text(canvas, cx, y, heading, 10, FONT_BOLD)
-            for label, value in items[:36]:
+            if len(items) > COVER_ITEMS:  # room above the rail legend
+                rest = sum(int(value) for _label, value in items[COVER_ITEMS - 1:])
+                items = [*items[:COVER_ITEMS - 1], (f"{len(items) - COVER_ITEMS + 1} more (see the BOM)", str(rest))]
+            for label, value in items:
                 y -= 12
                 draw_text(canvas, cx, y, label, 8, max_width=120)
                 draw_text(canvas, cx + 170, y, value, 8, FONT_BOLD, align="right")
-        y = y1 - 70 - 12 * 14
+        y = top - 12 * (COVER_ITEMS + 2)
         draw_text(canvas, x0, y, "Rails: colour, line pattern and number (each reads in grey)", 10, FONT_BOLD)
         for rail in RAIL_STYLES:
             y -= 14
             draw_rail(canvas, x0, y, rail, 40)
             draw_text(canvas, x0 + 60, y, f"Rail {rail}: GPU {rail} of every node, to the rail-{rail} leaf", 8)
         y -= 24
-        draw_text(canvas, x0, y, "Tick boxes per cable: run · labelled · tested. Stock length in metres; "
-                  "U counts from the rack bottom.", 8)
+        for line in LEGEND:
+            draw_text(canvas, x0, y, line, 8, max_width=x1 - x0)
+            y -= 11
 
     return draw
 
@@ -160,7 +194,8 @@ def _rack_page(doc: Document, rack: Rack, entries: list[tuple[CableEnd, CableEnd
                parts: int, total: int) -> Callable[[Canvas], None]:
     def draw(canvas: Canvas) -> None:
         x0, y0, x1, y1 = content_box(canvas._pagesize)
-        heading = f"Rack {rack.name}" + (f" · row {rack.row}" if rack.row else "") + f" · {total} cable ends"
+        heading = f"Rack {clip(rack.name, 60)}" + (f" · row {clip(rack.row, 30)}" if rack.row else "") + \
+            f" · {total} cable{'s' if total != 1 else ''}"
         if parts > 1:
             heading += f" · part {part} of {parts}"
         draw_text(canvas, x0, y1 - 14, heading, 12, FONT_BOLD, max_width=x1 - x0)
@@ -170,7 +205,7 @@ def _rack_page(doc: Document, rack: Rack, entries: list[tuple[CableEnd, CableEnd
         widths = [c[1] * scale for c in COLUMNS]
         y = y1 - HEADER_HEIGHT
         draw_text(canvas, tx0 + widths[0] + 2, y + 10, "this end", 6.5, FONT_BOLD)
-        draw_text(canvas, tx0 + sum(widths[:4]) + 2, y + 10, "far end", 6.5, FONT_BOLD)
+        draw_text(canvas, tx0 + sum(widths[:5]) + 2, y + 10, "far end", 6.5, FONT_BOLD)
         canvas.setLineWidth(0.6)
         canvas.line(tx0, y - 3, x1, y - 3)
         x = tx0
@@ -182,20 +217,27 @@ def _rack_page(doc: Document, rack: Rack, entries: list[tuple[CableEnd, CableEnd
             y -= ROW_HEIGHT
             if index % 2 == 1:
                 canvas.setFillGray(0.93)
-                canvas.rect(tx0, y - 3, x1 - tx0, ROW_HEIGHT, stroke=0, fill=1)
+                canvas.rect(tx0, y - 3 - SECOND_LINE, x1 - tx0, ROW_HEIGHT, stroke=0, fill=1)
                 canvas.setFillGray(0.0)
-            values = (row.label, str(this.u), this.device, this.port, far.rack, str(far.u), far.device, far.port,
-                      row.media, f"{row.stock_m:g} m")
+            same = row.same_rack
+            this_face, far_face = (row.a_face, row.b_face) if this is row.a else (row.b_face, row.a_face)
+            values = (row.label, str(this.u), this.device, this.port, this_face, SAME_RACK if same else far.rack,
+                      str(far.u), far.device, far.port, far_face, row.media, f"{row.stock_m:g} m")
             x = tx0
             for (_name, _w, align), width, value in zip(COLUMNS, widths, values):
                 _cell(canvas, x, y, width, value, align, FONT)
                 x += width
             draw_rail(canvas, x + 2, y, row.rail)
-            x += widths[10]
-            for width in widths[11:]:
+            x += widths[RAIL_COLUMN]
+            for width in widths[RAIL_COLUMN + 1:]:
                 canvas.rect(x + width / 2 - 3.5, y - 1, 7, 7)
                 x += width
-            canvas.line(tx0, y - 3, x1, y - 3)
+            second = y - SECOND_LINE
+            route = ("both ends in this rack · " if same else "") + f"route: {row.route or '—'}"
+            draw_text(canvas, tx0 + 2, second, route, 6, max_width=sum(widths[ROUTE_COLUMNS]) - 4)
+            draw_text(canvas, tx0 + sum(widths[:PART_COLUMNS.start]) + 2, second, f"part: {row.part or '—'}", 6,
+                      max_width=sum(widths[PART_COLUMNS]) - 4)
+            canvas.line(tx0, second - 3, x1, second - 3)
 
     return draw
 
@@ -212,11 +254,11 @@ def _cell(canvas: Canvas, x: float, y: float, width: float, text: str, align: st
 def build_pages(doc: Document, options: ExportOptions) -> list[Page]:
     """Every page of the plan, in order (cover, floor plan, racks by name)."""
     size = page_size(doc, options, wide=True)
-    rows = cable_rows(doc)
+    rows = cable_rows(doc, install=True)
     pages = [Page(size, _cover(doc, len(rows))), Page(size, _floor_plan(doc))]
     _x0, y0, _x1, y1 = content_box(size)
     per_page = int((y1 - HEADER_HEIGHT - y0 - 8) // ROW_HEIGHT)
-    by_rack = rows_by_rack(rows)
+    by_rack = rows_by_rack(rows, once=True)
     for rack in sorted(doc.racks.values(), key=lambda r: natural_key(r.name)):
         entries = by_rack.get(rack.id, [])
         parts = list(chunks(entries, per_page)) or [[]]

@@ -4,6 +4,12 @@
 figure comes from the plan through ``build_report`` (the `planner report --json` object),
 ``fabric_counts`` and ``validate``; nothing is typed in, so the signed paper matches the file.
 Blank fields are for the measurements made on site.
+
+User text (names, notes, finding messages) is wrapped here at its column's width, to at most
+``CELL_LINES`` lines in a table cell (``MESSAGE_LINES`` for a finding, ``NOTES_LINES`` for the
+plan's notes, ``HEADING_LINES`` for a heading), the last line cut with "…"; every table has
+fixed column widths shared out of the frame. So no name can overflow a page, stall the layout
+or leave a column no room.
 """
 
 from __future__ import annotations
@@ -35,12 +41,14 @@ from planner.export.common import (
     ExportOptions,
     TitleBlock,
     markup,
+    markup_lines,
     page_size,
     register_fonts,
 )
+from planner.export.nccl import ExpectedBusBw, allreduce_rows
 from planner.export.schedule import cable_rows, rows_by_rack
 from planner.fabric.sizing import fabric_counts
-from planner.model.catalog import NODE
+from planner.model.catalog import RACK_CDU
 from planner.model.document import Document, natural_key
 from planner.rules.engine import validate
 from planner.rules.finding import ERROR, WARNING, Finding
@@ -49,6 +57,11 @@ from planner.rules.report import build_report
 TITLE = "Commissioning document"
 TABLE_CHUNK = 40
 BOX = "☐"
+CELL_LINES = 3
+MESSAGE_LINES = 6
+NOTES_LINES = 8
+HEADING_LINES = 2
+PADDING = 12  # a table cell's left and right padding together (reportlab's default 6 + 6)
 
 BODY = ParagraphStyle("body", fontName=FONT, fontSize=8.5, leading=11)
 SMALL = ParagraphStyle("small", fontName=FONT, fontSize=7, leading=8.5)
@@ -67,19 +80,37 @@ def fmt(value: Any, digits: int = 1) -> str:
     return str(value)
 
 
-def _cell(text: str) -> Paragraph:
-    return Paragraph(markup(text), SMALL)
+def _cell(text: str, width: float, lines: int = CELL_LINES) -> Paragraph:
+    return Paragraph(markup_lines(text, SMALL.fontSize, width - PADDING, lines), SMALL)
 
 
-def _tables(header: list[str], rows: list[list[Any]], widths: list[float] | None = None) -> list[Table]:
+def _heading(text: str, style: ParagraphStyle, width: float) -> Paragraph:
+    font = FONT_BOLD if style.fontName == FONT_BOLD else FONT
+    return Paragraph(markup_lines(text, style.fontSize, width, HEADING_LINES, font), style)
+
+
+def _widths(weights: list[float], width: float) -> list[float]:
+    """Column widths sharing ``width`` in proportion to ``weights``."""
+    total = sum(weights)
+    return [width * w / total for w in weights]
+
+
+def _tables(header: list[str], rows: list[list[Any]], weights: list[float], width: float,
+            lines: list[int] | None = None) -> list[Table]:
     """Long tables as a run of short ones (each with the header): reportlab splits one long
     table across pages in quadratic time, which stalls on a hall's thousands of rows."""
-    return [_table(header, rows[start:start + TABLE_CHUNK], widths) for start in range(0, len(rows), TABLE_CHUNK)]
+    return [_table(header, rows[start:start + TABLE_CHUNK], weights, width, lines)
+            for start in range(0, len(rows), TABLE_CHUNK)]
 
 
-def _table(header: list[str], rows: list[list[Any]], widths: list[float] | None = None) -> Table:
+def _table(header: list[str], rows: list[list[Any]], weights: list[float], width: float,
+           lines: list[int] | None = None) -> Table:
+    """A table of fixed column widths; ``lines`` caps each column's cells (CELL_LINES by default)."""
+    widths = _widths(weights, width)
+    caps = lines or [CELL_LINES] * len(widths)
     data = [[Paragraph(f"<b>{markup(h)}</b>", SMALL) for h in header]]
-    data += [[Paragraph(BOX, TICK) if v == BOX else _cell(v) for v in row] for row in rows]
+    data += [[Paragraph(BOX, TICK) if v == BOX else _cell(str(v), w, cap) for v, w, cap in zip(row, widths, caps)]
+             for row in rows]
     table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), FONT, 7),
@@ -131,7 +162,14 @@ def _tray_size(basis: dict, kind: str) -> str:
     return f"{levels} × {width * 1000:.0f} × {depth * 1000:.0f}"
 
 
-def _survey(doc: Document, report: dict) -> list:
+#: Relative column widths of the survey tables (the tray table leaves room for the tray's name).
+SURVEY_WEIGHTS = {
+    "zones": [3, 1], "racks": [2.2, 1.6, 1, 1, 1, 1.1, 0.9], "feeds": [2.2, 0.6, 0.6, 0.8, 0.9, 0.9, 0.9, 0.9],
+    "cdus": [2, 1, 1, 1.1, 1, 0.9, 0.9], "trays": [150, 80, 70, 75, 55, 50, 38], "handoffs": [3, 1, 1.5],
+}
+
+
+def _survey(doc: Document, report: dict, width: float) -> list:
     tables = survey_tables(doc, report)
     basis = report["basis"]
     story: list = [Paragraph("(a) Site and facility survey", H1)]
@@ -148,39 +186,63 @@ def _survey(doc: Document, report: dict) -> list:
                          ("handoffs", "Hand-off points: power, coolant and network")):
         header, rows = tables[key]
         story.append(Paragraph(heading, H2))
-        widths = [150, 80, 70, 75, 55, 50, 38] if key == "trays" else None  # room for the tray's name
-        story.extend(_tables(header, rows, widths) if rows else [Paragraph("None in the plan.", BODY)])
+        story.extend(_tables(header, rows, SURVEY_WEIGHTS[key], width) if rows else
+                     [Paragraph("None in the plan.", BODY)])
     story.append(Spacer(1, 8))
     story.append(Paragraph("Surveyed by ____________________  date __________  "
                            "site facts agree with the above: yes ☐ no ☐ (note differences overleaf)", BODY))
     return story
 
 
-def _install(doc: Document, report: dict, options: ExportOptions) -> list:
-    story: list = [PageBreak(), Paragraph("(b) Install and plumb", H1),
-                   Paragraph("One checklist per rack. Tick each line when done; record the leak test.", BODY)]
-    ends = {rack_id: len(entries) for rack_id, entries in rows_by_rack(cable_rows(doc)).items()}
-    by_name = {r.name: r for r in doc.racks.values()}
-    for index, figures in enumerate(report["racks"]):
-        rack = doc.racks.get(figures["id"]) or by_name[figures["name"]]
-        items = [["Rack landed, levelled and bonded", BOX]]
-        for device in doc.devices_in(rack.id):
-            item = doc.catalog.items.get(device.type)
-            where = f"U{device.u}" if device.u else "side channel (0U)"
-            items.append([f"{device.name} ({item.name if item else device.type}) seated at {where}", BOX])
-        if any(doc.catalog.items.get(d.type) and doc.catalog[d.type].kind == NODE for d in doc.devices_in(rack.id)):
-            items.append(["Cold plates and manifold plumbed" + (f" to {figures['cdu']}" if figures["cdu"] else ""),
-                          BOX])
+def liquid_cooled(doc: Document, rack_id: str) -> bool:
+    """Whether a rack needs plumbing: a device with a liquid-cooled share, or an in-rack CDU."""
+    for device in doc.devices_in(rack_id):
+        item = doc.catalog.items.get(device.type)
+        if item is not None and (item.liquid_fraction > 0 or item.kind == RACK_CDU):
+            return True
+    return False
+
+
+def install_steps(doc: Document, figures: dict, cable_ends: int) -> list[list[str]]:
+    """One rack's checklist (step, tick box): plumbing and a leak test only where ``liquid_cooled``."""
+    rack_id = figures["id"]
+    items = [["Rack landed, levelled and bonded", BOX]]
+    for device in doc.devices_in(rack_id):
+        item = doc.catalog.items.get(device.type)
+        where = f"U{device.u}" if device.u else "side channel (0U)"
+        items.append([f"{device.name} ({item.name if item else device.type}) seated at {where}", BOX])
+    if liquid_cooled(doc, rack_id):
+        items.append(["Cold plates and manifold plumbed" + (f" to {figures['cdu']}" if figures["cdu"] else ""), BOX])
         items.append(["Leak test: pressure ______ kPa, duration ______ min, result pass ☐ fail ☐", BOX])
-        items.append([f"Busbar tap-off A: {figures['feed_a'] or 'none assigned'}", BOX])
-        items.append([f"Busbar tap-off B: {figures['feed_b'] or 'none assigned'}", BOX])
-        items.append([f"Cables run per the cabling plan: {ends.get(rack.id, 0)} cable ends", BOX])
-        title = Paragraph(markup(f"Rack {figures['name']}") + (f" · row {markup(rack.row)}" if rack.row else "")
-                          + f" · {fmt(figures['power_kw'])} kW steady · {fmt(figures['weight_kg'])} kg", H3)
+    items.append([f"Busbar tap-off A: {figures['feed_a'] or 'none assigned'}", BOX])
+    items.append([f"Busbar tap-off B: {figures['feed_b'] or 'none assigned'}", BOX])
+    items.append([f"Cables run per the cabling plan: {cable_ends} cable ends", BOX])
+    return items
+
+
+def _install(doc: Document, report: dict, options: ExportOptions, width: float) -> list:
+    story: list = [PageBreak(), Paragraph("(b) Install and plumb", H1),
+                   Paragraph("One checklist per rack. Tick each line when done. Racks with liquid-cooled equipment "
+                             "(a cold-plate share or an in-rack CDU) also get plumbing and a leak test to record.",
+                             BODY)]
+    ends = {rack_id: len(entries) for rack_id, entries in rows_by_rack(cable_rows(doc)).items()}
+    for index, figures in enumerate(report["racks"]):
+        rack = doc.racks[figures["id"]]
+        items = install_steps(doc, figures, ends.get(rack.id, 0))
+        heading = f"Rack {figures['name']}" + (f" · row {rack.row}" if rack.row else "")
+        title = _heading(f"{heading} · {fmt(figures['power_kw'])} kW steady · {fmt(figures['weight_kg'])} kg", H3,
+                         width)
         story.append(CondPageBreak(60))
-        story.append(KeepTogether([title, _table(["step", "done"], items, widths=[420, 40])]))
+        story.append(KeepTogether([title, _table(["step", "done"], items, [10.5, 1], width)]))
         options.report(0.1 + 0.5 * (index + 1) / max(1, len(report["racks"])))
     return story
+
+
+def _allreduce(doc: Document, counts: dict) -> tuple[list[list[str]], ExpectedBusBw]:
+    """The all-reduce rows per SU and rail, with the expected bus bandwidth (``nccl``)."""
+    rails = sorted({link.rail for link in doc.links.values() if link.rail})
+    sus = sorted({d.su for d in doc.devices.values() if d.role == "leaf" and d.su}) or [1]
+    return allreduce_rows(doc, sus, rails, float(counts["oversubscription"] or 1.0))
 
 
 def prove_tables(doc: Document) -> dict[str, tuple[list[str], list[list[str]]]]:
@@ -191,10 +253,7 @@ def prove_tables(doc: Document) -> dict[str, tuple[list[str], list[list[str]]]]:
     summary += [[f"{role} switches", str(n)] for role, n in counts["switches"].items()]
     summary += [[f"{tier} links", str(n)] for tier, n in counts["links"].items()]
     summary.append(["oversubscription", f"{counts['oversubscription']:g}:1"])
-    rails = sorted({link.rail for link in doc.links.values() if link.rail})
-    sus = sorted({d.su for d in doc.devices.values() if d.role == "leaf" and d.su}) or [1]
-    allreduce = [[f"SU {su}", f"rail {rail}", "", "", ""] for su in sus for rail in rails]
-    allreduce += [[f"SU {su}", "all rails", "", "", ""] for su in sus]
+    allreduce, _figures = _allreduce(doc, counts)
     target = f"> {100 * basis.scaling_efficiency_target:.0f} %"
     scaling = []
     gpus = basis.scaling_min_gpus
@@ -208,8 +267,12 @@ def prove_tables(doc: Document) -> dict[str, tuple[list[str], list[list[str]]]]:
     }
 
 
-def _tune(doc: Document) -> list:
+PROVE_WEIGHTS = {"fabric": [3, 1], "allreduce": [1.2, 1, 1.3, 1.3, 0.7], "scaling": [1, 1.3, 1.5, 1, 0.7]}
+
+
+def _tune(doc: Document, width: float) -> list:
     tables = prove_tables(doc)
+    _rows, figures = _allreduce(doc, fabric_counts(doc))
     story: list = [PageBreak(), Paragraph("(c) Tune and prove", H1),
                    Paragraph("NCCL tuned to the topology (rail-aligned rings/trees); record the results in the blank "
                              "columns.", BODY)]
@@ -221,7 +284,12 @@ def _tune(doc: Document) -> list:
                          ("scaling", "Scaling test (efficiency against the smallest run)")):
         header, rows = tables[key]
         story.append(Paragraph(heading, H2))
-        story.extend(_tables(header, rows) if rows else [Paragraph("No cabled rails in the plan.", BODY)])
+        if key == "allreduce" and rows:
+            story.append(Paragraph(markup(figures.formula()), SMALL))
+            story.append(Spacer(1, 3))
+        table_width = width / 2 if key == "fabric" else width  # two short columns read better narrow
+        story.extend(_tables(header, rows, PROVE_WEIGHTS[key], table_width) if rows else
+                     [Paragraph("No cabled rails in the plan.", BODY)])
     return story
 
 
@@ -230,7 +298,7 @@ def open_findings(doc: Document) -> list[Finding]:
     return [f for f in validate(doc) if f.severity in (ERROR, WARNING)]
 
 
-def _handover(doc: Document, report: dict, findings: list[Finding]) -> list:
+def _handover(doc: Document, report: dict, findings: list[Finding], width: float) -> list:
     story: list = [PageBreak(), Paragraph("(d) Handover", H1), Paragraph("Open findings", H2)]
     if findings:
         trays = {t["id"]: t["name"] for t in report["trays"]}
@@ -240,15 +308,15 @@ def _handover(doc: Document, report: dict, findings: list[Finding]) -> list:
             return getattr(obj, "name", obj_id) if obj is not None else trays.get(obj_id, obj_id)
 
         rows = [[f.severity, f.rule, ", ".join(name(s) for s in f.subjects), f.message, f.source] for f in findings]
-        story.extend(_tables(["severity", "rule", "subjects", "finding", "source"], rows,
-                             widths=[48, 30, 70, 250, 120]))
+        story.extend(_tables(["severity", "rule", "subjects", "finding", "source"], rows, [48, 30, 70, 250, 120],
+                             width, [1, 1, CELL_LINES, MESSAGE_LINES, CELL_LINES]))
     else:
         story.append(Paragraph("None: validation reports no errors or warnings.", BODY))
     story.append(Spacer(1, 8))
     story.append(Paragraph("Run-book handed over ☐    Test results handed over ☐    Open findings accepted ☐", BODY))
     story.append(Paragraph("Sign-off", H2))
     roles = ["Site surveyor", "Installer", "Reviewing engineer", "Customer"]
-    sign = _table(["role", "name", "signature", "date"], [[r, "", "", ""] for r in roles], widths=[110, 140, 150, 80])
+    sign = _table(["role", "name", "signature", "date"], [[r, "", "", ""] for r in roles], [110, 140, 150, 80], width)
     sign._argH[1:] = [26] * len(roles)
     story.append(sign)
     story.append(Spacer(1, 6))
@@ -293,13 +361,16 @@ def write_commissioning_pdf(doc: Document, out: io.BufferedIOBase, options: Expo
     frame = Frame(MARGIN, bottom, size[0] - 2 * MARGIN, size[1] - MARGIN - bottom, id="body")
     template.addPageTemplates([PageTemplate(id="page", frames=[frame])])
     findings = open_findings(doc)
-    story: list = [Paragraph(markup(f"{TITLE} — {doc.meta.project}"), H1),
-                   Paragraph(markup(f"{doc.meta.hall} · revision {block.revision} · {block.date}"), BODY),
-                   Spacer(1, 8)]
-    story += _survey(doc, report)
-    story += _install(doc, report, options)
-    story += _tune(doc)
-    story += _handover(doc, report, findings)
+    width = frame._aW  # the frame less its padding: what a flowable gets
+    story: list = [_heading(f"{TITLE} — {doc.meta.project}", H1, width),
+                   _heading(f"{doc.meta.hall} · revision {block.revision} · {block.date}", BODY, width)]
+    if doc.meta.notes.strip():
+        story.append(Paragraph(markup_lines(doc.meta.notes, BODY.fontSize, width, NOTES_LINES), BODY))
+    story.append(Spacer(1, 8))
+    story += _survey(doc, report, width)
+    story += _install(doc, report, options, width)
+    story += _tune(doc, width)
+    story += _handover(doc, report, findings, width)
     template.build(story, canvasmaker=_numbered_canvas(block))
     options.report(1.0)
     return len(findings)

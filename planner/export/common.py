@@ -1,10 +1,20 @@
-"""What every exported document shares: paper, fonts, title block, page numbering, atomic writing.
+"""What every exported document shares: paper, text, title block, page numbering, atomic writing.
 
 Every page carries the same title block (project, hall, revision, date, author, file name,
-page X of Y) so a loose printed sheet can always be traced back to its plan. Fonts are the
-bundled DejaVu Sans (Latin, Cyrillic, Greek, symbols such as ↔) and Droid Sans Fallback
-(Chinese and Japanese), both embedded as subsets, and reportlab's standard Korean CID font for
-Hangul (drawn by the PDF viewer's Asian fonts), so user text in any script prints as typed.
+page X of Y) so a loose printed sheet can always be traced back to its plan. Fonts and the
+choice of font per character are in ``fonts``; right-to-left text is drawn in visual order
+(``bidi``), so what prints also copies and searches as typed.
+
+User text is hostile until shown otherwise. Every export passes it through ``clean_text``
+(control characters out), spreadsheets through ``sheet_text`` (no formulas), and the printed
+documents cut it to the space they have, so no name can stall an export or break a file:
+
+- one printed line holds at most ``MAX_LINE_CHARS`` characters; a field on one line (table
+  cell, title block, heading) shrinks to ``MIN_FONT_SIZE`` and is then cut with "…";
+- a wrapped field (commissioning tables, notes) wraps at its width up to a stated number of
+  lines and its last line is cut with "…".
+
+The plan and the CSV keep the full text.
 """
 
 from __future__ import annotations
@@ -12,31 +22,35 @@ from __future__ import annotations
 import io
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from xml.sax.saxutils import escape
 
-from reportlab import rl_config
 from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.cidfonts import UnicodeCIDFont
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
+from planner.export.bidi import paragraph_level, visual
+from planner.export.fonts import FONT, FONT_BOLD, FONT_CJK, FONT_HANGUL, register_fonts, text_runs
 from planner.model.document import Document
-from planner.resources_access import resource
 
-FONT = "HP-Sans"
-FONT_BOLD = "HP-Sans-Bold"
-FONT_CJK = "HP-CJK"
-FONT_HANGUL = "HYSMyeongJo-Medium"
+__all__ = ["FONT", "FONT_BOLD", "FONT_CJK", "FONT_HANGUL", "register_fonts", "text_runs"]
 
 PAPER_SIZES: dict[str, tuple[float, float]] = {"A4": A4, "Letter": LETTER}
 MM = 72.0 / 25.4
 MARGIN = 12 * MM
 TITLE_BLOCK_HEIGHT = 30.0
+ELLIPSIS = "…"
+#: No printed line is longer: about what 5 pt text fills across landscape A3.
+MAX_LINE_CHARS = 400
+MIN_FONT_SIZE = 5.0
+#: Excel keeps at most this many characters in a cell (and reports the file damaged beyond it).
+XLSX_MAX_CHARS = 32_767
+#: Characters that start a formula in Excel, LibreOffice or Google Sheets (OWASP CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 #: Rail colours with line patterns and numbers, so a cable's rail reads in grey too.
 RAIL_STYLES: dict[int, tuple[str, tuple[float, ...]]] = {
@@ -50,11 +64,154 @@ RAIL_STYLES: dict[int, tuple[str, tuple[float, ...]]] = {
     8: ("#7f7f7f", (10, 2, 2, 2, 2, 2)),
 }
 
-_CJK_RANGES = "\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
-_HANGUL_RANGES = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
-_FOREIGN = re.compile(f"[{_HANGUL_RANGES}]+|[{_CJK_RANGES}]+")
-_HANGUL = re.compile(f"[{_HANGUL_RANGES}]")
-_registered = False
+#: C0 controls but tab, LF and CR; DEL and the C1 controls; lone surrogates; U+FFFE and U+FFFF.
+#: XML 1.0 (SVG, XLSX) forbids most of them, and in a PDF or on a terminal they print as boxes or act.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_LINE_BREAKS = re.compile("[\t\n\r\u2028\u2029]")
+_SPACE = re.compile(" +")
+_PARAGRAPHS = re.compile("\r\n|[\n\r\u2028\u2029]")
+
+
+def clean_text(text: str) -> str:
+    """User text safe for every export: each control character becomes U+FFFD (�), visibly.
+
+    Tab, line feed and carriage return stay (cells may hold them; one-line fields turn them
+    into spaces). Applied by every export to every piece of user text it writes.
+    """
+    return _CONTROL.sub("\ufffd", text) if _CONTROL.search(text) else text
+
+
+def sheet_text(value: object) -> object:
+    """A CSV cell: numbers as they are; text cleaned, and neutralised with a leading ``'`` when it
+    starts like a formula (``= + - @``, tab or CR), so a spreadsheet shows it as text.
+
+    Reading the CSV back gives ``'`` + the typed text for those cells and the typed text for
+    every other.
+    """
+    if not isinstance(value, str):
+        return value
+    text = clean_text(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def clip(text: str, limit: int) -> str:
+    """At most ``limit`` characters, the last one "…" when cut."""
+    return text if len(text) <= limit else text[:max(0, limit - 1)] + ELLIPSIS
+
+
+def one_line(text: str) -> str:
+    """Text for one printed line: cleaned, line breaks as spaces, at most MAX_LINE_CHARS."""
+    text = clean_text(clip(text, MAX_LINE_CHARS))
+    return _LINE_BREAKS.sub(" ", text) if _LINE_BREAKS.search(text) else text
+
+
+def text_width(text: str, size: float, font: str = FONT) -> float:
+    return sum(pdfmetrics.stringWidth(run, f, size) for f, run in text_runs(text, font))
+
+
+def _fitting(text: str, size: float, room: float, font: str) -> int:
+    """How many characters from the start of ``text`` fit in ``room`` points (one pass)."""
+    used = 0.0
+    count = 0
+    for run_font, run in text_runs(text, font):
+        for char in run:
+            used += pdfmetrics.stringWidth(char, run_font, size)
+            if used > room:
+                return count
+            count += 1
+    return count
+
+
+def cut_to_width(text: str, size: float, max_width: float, font: str = FONT) -> str:
+    """The longest start of ``text`` that fits ``max_width`` with "…" after it."""
+    room = max_width - pdfmetrics.stringWidth(ELLIPSIS, font, size)
+    return text[:_fitting(text, size, room, font)].rstrip() + ELLIPSIS
+
+
+def fit_text(text: str, size: float, max_width: float, font: str = FONT,
+             min_size: float = MIN_FONT_SIZE) -> tuple[str, float]:
+    """Shrink the font (down to ``min_size``) so one line fits; cut with "…" only past that."""
+    text = one_line(text)
+    width = text_width(text, size, font)
+    if width <= max_width:
+        return text, size
+    floor = min(min_size, size)
+    scaled = 0.999 * size * max_width / width  # widths scale with the size
+    if scaled >= floor:
+        return text, scaled
+    return cut_to_width(text, floor, max_width, font), floor
+
+
+def wrap_lines(text: str, size: float, max_width: float, max_lines: int, font: str = FONT) -> list[str]:
+    """Text wrapped at spaces (a word longer than a line is broken anywhere) into at most
+    ``max_lines`` lines; when text is left over the last line is cut and ends with "…"."""
+    text = clean_text(clip(text, max_lines * MAX_LINE_CHARS))
+    lines: list[str] = []
+    for paragraph in _PARAGRAPHS.split(text):
+        line = ""
+        for word in _SPACE.split(paragraph.replace("\t", " ")):
+            candidate = f"{line} {word}" if line else word
+            if text_width(candidate, size, font) <= max_width:
+                line = candidate
+                continue
+            if line:
+                lines.append(line)
+            while len(word) > 1 and len(lines) <= max_lines and text_width(word, size, font) > max_width:
+                count = max(1, _fitting(word, size, max_width, font))
+                lines.append(word[:count])
+                word = word[count:]
+            line = word
+            if len(lines) > max_lines:
+                break
+        lines.append(line)
+        if len(lines) > max_lines:
+            break
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        lines[-1] = cut_to_width(lines[-1] + " ", size, max_width, font)
+    return lines
+
+
+def draw_text(canvas: Canvas, x: float, y: float, text: str, size: float, font: str = FONT,
+              max_width: float | None = None, align: str = "left", base: int | None = None) -> None:
+    """Draw user text on one line (any script, right-to-left runs in visual order), optionally
+    shrunk and cut to a width; ``base`` is the direction of the paragraph a wrapped line is from."""
+    text = one_line(text)
+    if max_width is not None and len(text) * size > max_width:
+        text, size = fit_text(text, size, max_width, font)
+    text = visual(text, base)
+    if align != "left":
+        width = text_width(text, size, font)
+        x -= width if align == "right" else width / 2
+    for run_font, run in text_runs(text, font):
+        if canvas._fontname != run_font or canvas._fontsize != size:
+            canvas.setFont(run_font, size)
+        canvas.drawString(x, y, run)
+        x += pdfmetrics.stringWidth(run, run_font, size)
+
+
+def _markup_line(text: str, base: int | None = None) -> str:
+    parts = []
+    for run_font, run in text_runs(visual(text, base), FONT):
+        escaped = escape(run)
+        parts.append(escaped if run_font == FONT else f'<font name="{run_font}">{escaped}</font>')
+    return "".join(parts)
+
+
+def markup(text: str) -> str:
+    """Escape user text for a reportlab Paragraph, switching font per character where needed.
+
+    Unbounded: for text of known length (figures, fixed words). User text in a fixed width goes
+    through ``markup_lines``.
+    """
+    return "<br/>".join(_markup_line(line) for line in clean_text(text).split("\n"))
+
+
+def markup_lines(text: str, size: float, max_width: float, max_lines: int, font: str = FONT) -> str:
+    """User text for a Paragraph of ``max_width``: wrapped here (so each line is put in visual
+    order on its own) to at most ``max_lines`` lines, the last cut with "…"."""
+    base = paragraph_level(text[:MAX_LINE_CHARS])
+    return "<br/>".join(_markup_line(line, base) for line in wrap_lines(text, size, max_width, max_lines, font))
 
 
 class ExportCancelled(Exception):
@@ -113,75 +270,6 @@ class ExportOptions:
     def report(self, fraction: float) -> None:
         if self.progress is not None:
             self.progress(min(1.0, max(0.0, fraction)))
-
-
-def register_fonts() -> None:
-    """Register the bundled fonts with reportlab once per process."""
-    global _registered
-    if _registered:
-        return
-    rl_config.useA85 = 0  # binary streams: smaller files, and ASCII85 is slow in pure Python
-    pdfmetrics.registerFont(TTFont(FONT, io.BytesIO(resource("fonts", "DejaVuSans.ttf").read_bytes())))
-    pdfmetrics.registerFont(TTFont(FONT_BOLD, io.BytesIO(resource("fonts", "DejaVuSans-Bold.ttf").read_bytes())))
-    pdfmetrics.registerFont(TTFont(FONT_CJK, io.BytesIO(resource("fonts", "DroidSansFallbackFull.ttf").read_bytes())))
-    pdfmetrics.registerFont(UnicodeCIDFont(FONT_HANGUL))
-    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT, boldItalic=FONT_BOLD)
-    _registered = True
-
-
-def text_runs(text: str, font: str) -> list[tuple[str, str]]:
-    """Split text into (font, run) pieces: CJK and Hangul runs get a font that has their glyphs."""
-    if text.isascii():
-        return [(font, text)]
-    runs: list[tuple[str, str]] = []
-    pos = 0
-    for match in _FOREIGN.finditer(text):
-        if match.start() > pos:
-            runs.append((font, text[pos:match.start()]))
-        runs.append((FONT_HANGUL if _HANGUL.match(match.group()) else FONT_CJK, match.group()))
-        pos = match.end()
-    if pos < len(text):
-        runs.append((font, text[pos:]))
-    return runs
-
-
-def text_width(text: str, size: float, font: str = FONT) -> float:
-    return sum(pdfmetrics.stringWidth(run, f, size) for f, run in text_runs(text, font))
-
-
-def fit_text(text: str, size: float, max_width: float, font: str = FONT, min_size: float = 5.0) -> tuple[str, float]:
-    """Shrink the font (down to ``min_size``) so text fits; cut with … only past that."""
-    width = text_width(text, size, font)
-    if width <= max_width:
-        return text, size
-    size = max(min_size, size * max_width / width)
-    while text and text_width(text, size, font) > max_width:
-        text = text[:-2] + "…"
-    return text, size
-
-
-def draw_text(canvas: Canvas, x: float, y: float, text: str, size: float, font: str = FONT,
-              max_width: float | None = None, align: str = "left") -> None:
-    """Draw user text verbatim (any script), optionally shrunk to a width."""
-    if max_width is not None and len(text) * size > max_width:
-        text, size = fit_text(text, size, max_width, font)
-    if align != "left":
-        width = text_width(text, size, font)
-        x -= width if align == "right" else width / 2
-    for run_font, run in text_runs(text, font):
-        if canvas._fontname != run_font or canvas._fontsize != size:
-            canvas.setFont(run_font, size)
-        canvas.drawString(x, y, run)
-        x += pdfmetrics.stringWidth(run, run_font, size)
-
-
-def markup(text: str) -> str:
-    """Escape user text for a reportlab Paragraph, switching font for CJK/Hangul runs."""
-    parts = []
-    for run_font, run in text_runs(text, FONT):
-        escaped = escape(run).replace("\n", "<br/>")
-        parts.append(escaped if run_font == FONT else f'<font name="{run_font}">{escaped}</font>')
-    return "".join(parts)
 
 
 def page_size(doc: Document, options: ExportOptions, wide: bool = False) -> tuple[float, float]:
@@ -247,8 +335,8 @@ class TitleBlock:
     def draw_line(self, canvas: Canvas, page: int, total: int, y: float) -> None:
         """The same facts on one line, for sheets whose margins hold no box (label stock)."""
         width, _height = canvas._pagesize
-        facts = (f"{self.title} · {self.project} · {self.hall} · rev {self.revision} · {self.date} · "
-                 f"{self.author} · {self.file_name}")
+        facts = " · ".join(clip(one_line(fact), 60) for fact in (
+            self.title, self.project, self.hall, f"rev {self.revision}", self.date, self.author, self.file_name))
         page_text = f"page {page} of {total}"
         draw_text(canvas, MARGIN, y, facts, 6.5, max_width=width - 2 * MARGIN - 60)
         draw_text(canvas, width - MARGIN, y, page_text, 6.5, FONT_BOLD, align="right")
@@ -292,17 +380,41 @@ def render_pages(out: io.BufferedIOBase, pages: list[Page], block: TitleBlock, o
     canvas.save()
 
 
+def new_file_mode(target: str) -> int:
+    """The mode the export gets: the replaced file's, or what a new file gets under the umask.
+
+    ``mkstemp`` creates its file 0600 and the rename keeps that, so without this every export
+    was unreadable to the rest of the team. The umask is read from /proc (Linux), where setting
+    and restoring it — the portable way — would briefly change it for every thread of the app
+    (exports run in a background thread).
+    """
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        pass
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            umask = next(int(line.split()[1], 8) for line in status if line.startswith("Umask:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        umask = os.umask(0o022)
+        os.umask(umask)
+    return 0o666 & ~umask
+
+
 def write_atomic(path: str | os.PathLike, write: Callable[[io.BufferedIOBase], None]) -> None:
     """Write a file through a temporary beside it, renamed into place only when complete.
 
     If ``write`` raises (a failure or ExportCancelled) the temporary is removed and any existing
-    file at ``path`` is left as it was.
+    file at ``path`` is left as it was. The file gets ``new_file_mode``, as ``.hall`` saves do.
     """
     target = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(target))
+    mode = new_file_mode(target)
     fd, temp = tempfile.mkstemp(prefix=".export-", suffix=".part", dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:
+            if hasattr(os, "fchmod"):
+                os.fchmod(handle.fileno(), mode)
             write(handle)
             handle.flush()
             os.fsync(handle.fileno())

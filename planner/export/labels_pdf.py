@@ -3,6 +3,12 @@
 Each label carries the cable label, this end and the far end in short form, and a QR code
 of the label and both ends. Sheets come in rack order (then U, then port), the order an
 installer walks the racks, so the labels peel off in the order they are stuck on.
+
+The QR code holds what fits a symbol whose modules stay readable on the label
+(``qr.max_version``: at least 0.33 mm a module): the label and both ends; if that is too long,
+the label alone; if even that is too long, the label cut with "…". A shortened code says so
+on the label ("QR: label only" / "QR: label cut"); the printed lines are cut to the label's
+width (common: shrink, then "…"). The schedule keeps the full text.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from planner.export.common import (
+    ELLIPSIS,
     FONT,
     FONT_BOLD,
     MM,
@@ -23,20 +30,40 @@ from planner.export.common import (
     Page,
     TitleBlock,
     chunks,
+    clean_text,
     draw_text,
     page_size,
     render_pages,
 )
-from planner.export.qr import qr_image, qr_matrix
+from planner.export.qr import fits, max_version, qr_image, qr_matrix
 from planner.export.schedule import CableEnd, CableRow, cable_rows, rows_by_rack
 from planner.model.document import Document, natural_key
 
 TITLE = "Cable labels"
 
 
-def qr_payload(row: CableRow) -> str:
-    """What the QR code holds: the label and both ends, one per line."""
-    return f"{row.label}\n{row.a.short()}\n{row.b.short()}"
+QR_LABEL_ONLY = "QR: label only"
+QR_LABEL_CUT = "QR: label cut"
+
+
+def qr_payload(row: CableRow, version: int = 40) -> tuple[str, str]:
+    """What the QR code holds, and "" or the note printed when it had to be shortened to fit a
+    symbol of at most ``version``: the label and both ends, one per line; else the label; else
+    as much of the label as fits, ending "…"."""
+    label = clean_text(row.label)
+    full = f"{label}\n{clean_text(row.a.short())}\n{clean_text(row.b.short())}"
+    if fits(full, version):
+        return full, ""
+    if fits(label, version):
+        return label, QR_LABEL_ONLY
+    low, high = 0, min(len(label), 8000)
+    while low < high:  # the longest start of the label that fits with "…"
+        middle = (low + high + 1) // 2
+        if fits(label[:middle] + ELLIPSIS, version):
+            low = middle
+        else:
+            high = middle - 1
+    return label[:low] + ELLIPSIS, QR_LABEL_CUT
 
 
 def label_entries(doc: Document, rows: list[CableRow] | None = None) -> list[tuple[CableEnd, CableEnd, CableRow]]:
@@ -49,7 +76,7 @@ def label_entries(doc: Document, rows: list[CableRow] | None = None) -> list[tup
 
 
 def _draw_label(canvas: Canvas, x: float, y: float, w: float, h: float,
-                entry: tuple[CableEnd, CableEnd, CableRow], qr: ImageReader) -> None:
+                entry: tuple[CableEnd, CableEnd, CableRow], qr: ImageReader, note: str) -> None:
     this, far, row = entry
     qr_size = h - 4
     canvas.drawImage(qr, x + w - qr_size - 2, y + 2, qr_size, qr_size)
@@ -58,25 +85,28 @@ def _draw_label(canvas: Canvas, x: float, y: float, w: float, h: float,
     draw_text(canvas, x + 4, y + h - 20, f"here: {this.short()}", 6.5, FONT, max_width=text_w)
     draw_text(canvas, x + 4, y + h - 29, f"to: {far.short()}", 6.5, FONT, max_width=text_w)
     rail = f" · rail {row.rail}" if row.rail else ""
-    draw_text(canvas, x + 4, y + 4, f"{row.media} {row.stock_m:g} m{rail}", 5.5, FONT, max_width=text_w)
+    note = f" · {note}" if note else ""
+    draw_text(canvas, x + 4, y + 4, f"{row.media} {row.stock_m:g} m{rail}{note}", 5.5, FONT, max_width=text_w)
 
 
-def _qr_for(row: CableRow, cache: dict[str, tuple[int, bytes]]) -> ImageReader:
-    """The cable's QR image. Both labels of a cable share one code: the first label encodes it and
-    keeps it bit-packed (about 150 bytes) until the second label, in another rack, takes it."""
+def _qr_for(row: CableRow, cache: dict[str, tuple[int, bytes, str]], version: int) -> tuple[ImageReader, str]:
+    """The cable's QR image and its shortening note. Both labels of a cable share one code: the
+    first label encodes it and keeps it bit-packed (about 150 bytes) until the second label, in
+    another rack, takes it."""
     packed = cache.pop(row.link_id, None)
     if packed is None:
-        matrix = qr_matrix(qr_payload(row))
-        cache[row.link_id] = (matrix.shape[0], np.packbits(matrix).tobytes())
+        payload, note = qr_payload(row, version)
+        matrix = qr_matrix(payload)
+        cache[row.link_id] = (matrix.shape[0], np.packbits(matrix).tobytes(), note)
     else:
-        size, bits = packed
+        size, bits, note = packed
         matrix = np.unpackbits(np.frombuffer(bits, dtype=np.uint8), count=size * size).reshape(size, size)
         matrix = matrix.astype(bool)
-    return ImageReader(qr_image(matrix))
+    return ImageReader(qr_image(matrix)), note
 
 
 def _sheet(entries: list[tuple[CableEnd, CableEnd, CableRow]], sheet: LabelSheet, block: TitleBlock,
-           page: int, total: int, qr_cache: dict[str, tuple[int, bytes]]
+           page: int, total: int, qr_cache: dict[str, tuple[int, bytes, str]]
            ) -> Callable[[Canvas], None]:
     def draw(canvas: Canvas) -> None:
         width, height = canvas._pagesize
@@ -87,11 +117,12 @@ def _sheet(entries: list[tuple[CableEnd, CableEnd, CableRow]], sheet: LabelSheet
         left, top = (width - grid_w) / 2, height - (height - grid_h) / 2
         canvas.setLineWidth(0.2)
         canvas.setStrokeGray(0.7)
+        version = max_version((h - 4) / MM)
         for index, entry in enumerate(entries):
             r, c = divmod(index, sheet.columns)
             x, y = left + c * (w + gx), top - (r + 1) * h - r * gy
             canvas.roundRect(x, y, w, h, 4)
-            _draw_label(canvas, x, y, w, h, entry, _qr_for(entry[2], qr_cache))
+            _draw_label(canvas, x, y, w, h, entry, *_qr_for(entry[2], qr_cache, version))
         block.draw_line(canvas, page, total, top + 4)
 
     return draw
@@ -112,7 +143,7 @@ def write_labels_pdf(doc: Document, out: io.BufferedIOBase, options: ExportOptio
     size = page_size(doc, options)
     entries = label_entries(doc)
     groups = list(chunks(entries, sheet.per_sheet)) or [[]]
-    qr_cache: dict[str, tuple[int, bytes]] = {}
+    qr_cache: dict[str, tuple[int, bytes, str]] = {}
     pages = [Page(size, _sheet(group, sheet, block, n, len(groups), qr_cache))
              for n, group in enumerate(groups, start=1)]
     render_pages(out, pages, block, options, footer=False)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from reportlab.pdfgen.canvas import Canvas
 
-from planner.export.common import FONT, FONT_BOLD, draw_text
+from planner.export.common import FONT, FONT_BOLD, clip, draw_text
 from planner.fabric.routing import Router
 from planner.model.catalog import CABINET, ROW_CDU
 from planner.model.document import Document, natural_key
@@ -19,6 +19,9 @@ from planner.model.geometry import FRONT_DIRECTION, bounds_of, footprint_polygon
 from planner.model.objects import Point
 
 NICE_LENGTHS_M = (0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500)
+#: Zone, busbar and row names on the drawing are cut to this many characters ("…"); rack and
+#: unit names to their box.
+NAME_CHARS = 40
 
 
 @dataclass
@@ -158,7 +161,7 @@ def draw_plan_pdf(canvas: Canvas, shapes: PlanShapes, box: tuple[float, float, f
     for name, zone_polygon, rating in shapes.zones:
         polygon(zone_polygon)
         zx, zy = tx(zone_polygon[0])
-        draw_text(canvas, zx + 2, zy - 8, f"{name} {rating:g} kPa", 6)
+        draw_text(canvas, zx + 2, zy - 8, f"{clip(name, NAME_CHARS)} {rating:g} kPa", 6)
     canvas.setDash()
     canvas.setFillGray(0.6)
     for obstacle in shapes.obstacles:
@@ -193,11 +196,11 @@ def draw_plan_pdf(canvas: Canvas, shapes: PlanShapes, box: tuple[float, float, f
         canvas.setDash() if side == "A" else canvas.setDash(6, 2)
         canvas.line(*tx(p1), *tx(p2))
         lx, ly = tx(p1)
-        draw_text(canvas, lx + 2, ly + 2 if side == "A" else ly - 6, name, 5)
+        draw_text(canvas, lx + 2, ly + 2 if side == "A" else ly - 6, clip(name, NAME_CHARS), 5)
     canvas.setDash()
     for row, start in shapes.rows:
         rx, ry = tx(start)
-        draw_text(canvas, rx, ry + 10, f"Row {row}", 6, FONT_BOLD)
+        draw_text(canvas, rx, ry + 10, f"Row {clip(row, NAME_CHARS)}", 6, FONT_BOLD)
     # Scale bar and north arrow, under the drawing.
     bar_m = scale_bar_length(width_m)
     sx, sy = bx0, by0 + 10

@@ -31,6 +31,8 @@ _MASKS = (
 #: Finder-like 1:1:3:1:1 pattern with four light modules after it (and reversed, before it).
 _FINDER = np.array([1, 0, 1, 1, 1, 0, 1, 0, 0, 0, 0], dtype=bool)
 _LEVEL = qrencoder.QRErrorCorrectLevel.M
+#: The smallest module a phone camera reads reliably off a label at arm's length (mm).
+MIN_MODULE_MM = 0.33
 
 @lru_cache(maxsize=64)
 def _data_modules(version: int) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
@@ -67,6 +69,29 @@ def penalty(modules: np.ndarray) -> int:
         score += 40 * int(found)
     score += 10 * int(abs(modules.mean() * 100 - 50) // 5)
     return score
+
+
+def max_version(symbol_mm: float, quiet: int = 1) -> int:
+    """The largest QR version whose modules stay at least MIN_MODULE_MM on a symbol this wide
+    (quiet zone included); at least 1, at most 40."""
+    modules = int(symbol_mm / MIN_MODULE_MM) - 2 * quiet
+    return max(1, min(40, (modules - 17) // 4))
+
+
+def fits(payload: str, version: int) -> bool:
+    """Whether ``payload`` encodes (error correction M) in a symbol of at most ``version``.
+
+    Counted from the encoder's own segment lengths, without building the symbol; a payload past
+    version 40 made reportlab fail with "code length overflow".
+    """
+    if len(payload) > 8 * 3000:  # beyond any version's capacity whatever the mode
+        return False
+    code = qrencoder.QRCode(None, _LEVEL)
+    code.addData(payload)
+    blocks = qrencoder.QRRSBlock.getRSBlocks(version, _LEVEL)
+    capacity = 8 * sum(block.dataCount for block in blocks)
+    needed = sum(4 + data.getLengthBits(version) + data.bitlength for data in code.dataList)
+    return needed <= capacity
 
 
 def qr_matrix(payload: str) -> np.ndarray:

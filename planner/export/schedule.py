@@ -1,7 +1,16 @@
 """The cable schedule: one row per cable with both ends resolved to rack, U, device and port.
 
 Every cable document (schedule CSV/XLSX, cabling plan, labels) reads the same rows, so a label
-printed on a sticker is the label in the spreadsheet and in the rack's table.
+printed on a sticker is the label in the spreadsheet and in the rack's table. The installer's
+columns (route, face of each end, part; see ``install``) come after the original ones, so a
+sheet that reads columns by position keeps working.
+
+Spreadsheets get user text as typed, made safe (DESIGN §9): the CSV writes every text cell
+through ``sheet_text`` (control characters replaced, a leading ``= + - @``, tab or CR
+neutralised with ``'``); the XLSX stores every text cell as text (never a formula, with Excel's
+quote-prefix so editing the cell keeps it text), cleaned of control characters, line ends as
+LF (XML reads CR back as LF) and cut with "…" at Excel's 32,767 characters a cell. Numbers stay
+numbers in both.
 """
 
 from __future__ import annotations
@@ -15,12 +24,22 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
-from planner.export.common import ExportOptions
+from planner.export.common import (
+    FORMULA_STARTS,
+    XLSX_MAX_CHARS,
+    ExportOptions,
+    clean_text,
+    clip,
+    sheet_text,
+)
+from planner.export.install import InstallInfo
 from planner.model.document import Document, natural_key
 from planner.model.objects import Link
 
 COLUMNS = ("label", "a_rack", "a_u", "a_device", "a_port", "b_rack", "b_u", "b_device", "b_port",
            "tier", "rail", "media", "length_m", "stock_length_m")
+#: Appended after COLUMNS: the tray route in words, the rack face of each end, the part.
+INSTALL_COLUMNS = ("route", "a_face", "b_face", "part")
 
 
 @dataclass(frozen=True)
@@ -50,10 +69,22 @@ class CableRow:
     media: str
     length_m: float
     stock_m: float
+    route: str = ""
+    a_face: str = ""
+    b_face: str = ""
+    part: str = ""
+
+    @property
+    def same_rack(self) -> bool:
+        return self.a.rack_id == self.b.rack_id
 
     def values(self) -> tuple:
         return (self.label, self.a.rack, self.a.u, self.a.device, self.a.port, self.b.rack, self.b.u,
                 self.b.device, self.b.port, self.tier, self.rail, self.media, self.length_m, self.stock_m)
+
+    def sheet_values(self) -> tuple:
+        """COLUMNS then INSTALL_COLUMNS (rows built with ``install=True``)."""
+        return (*self.values(), self.route, self.a_face, self.b_face, self.part)
 
 
 def _end(doc: Document, device_id: str, port: str) -> CableEnd:
@@ -69,26 +100,34 @@ def cable_label(link: Link) -> str:
     return link.label or link.id
 
 
-def cable_rows(doc: Document) -> list[CableRow]:
-    """Every link of the plan as a schedule row, in label order."""
-    rows = [
-        CableRow(link.id, cable_label(link), _end(doc, link.a_device, link.a_port), _end(doc, link.b_device, link.b_port),
-                 link.tier, link.rail, link.media, link.length_m, link.stock_m)
-        for link in doc.links.values()
-    ]
+def cable_rows(doc: Document, install: bool = False) -> list[CableRow]:
+    """Every link of the plan as a schedule row, in label order; with ``install`` the installer's
+    columns too (route, faces, part: the route needs the cable router)."""
+    info = InstallInfo(doc) if install else None
+    rows = []
+    for link in doc.links.values():
+        a, b = _end(doc, link.a_device, link.a_port), _end(doc, link.b_device, link.b_port)
+        extra: dict[str, str] = {}
+        if info is not None:
+            extra = {"route": info.route(a.rack_id, b.rack_id), "a_face": info.face(link.a_device),
+                     "b_face": info.face(link.b_device), "part": info.part(link.media, link.stock_m)}
+        rows.append(CableRow(link.id, cable_label(link), a, b, link.tier, link.rail, link.media, link.length_m,
+                             link.stock_m, **extra))
     rows.sort(key=lambda r: (natural_key(r.label), r.link_id))
     return rows
 
 
-def rows_by_rack(rows: list[CableRow]) -> dict[str, list[tuple[CableEnd, CableEnd, CableRow]]]:
+def rows_by_rack(rows: list[CableRow], once: bool = False) -> dict[str, list[tuple[CableEnd, CableEnd, CableRow]]]:
     """For each rack id: (this end, far end, row) of every cable that leaves or enters it, by U then port.
 
-    A cable with both ends in one rack appears once for each end.
+    A cable with both ends in one rack appears once for each end (each end gets a label), or
+    with ``once`` a single time under its first end (a rack's cable list: one set of tick boxes).
     """
     result: dict[str, list[tuple[CableEnd, CableEnd, CableRow]]] = {}
     for row in rows:
         result.setdefault(row.a.rack_id, []).append((row.a, row.b, row))
-        result.setdefault(row.b.rack_id, []).append((row.b, row.a, row))
+        if not (once and row.same_rack):
+            result.setdefault(row.b.rack_id, []).append((row.b, row.a, row))
     for entries in result.values():
         entries.sort(key=lambda e: (e[0].u, e[0].device, natural_key(e[0].port), natural_key(e[2].label)))
     return result
@@ -99,43 +138,64 @@ def write_csv(doc: Document, out: io.BufferedIOBase, options: ExportOptions | No
     options = options or ExportOptions()
     text = io.TextIOWrapper(out, encoding="utf-8", newline="", write_through=True)
     writer = csv.writer(text)
-    writer.writerow(COLUMNS)
-    rows = cable_rows(doc)
+    writer.writerow(COLUMNS + INSTALL_COLUMNS)
+    rows = cable_rows(doc, install=True)
     step = max(1, len(rows) // 20)
     for index in range(0, len(rows), step):
-        writer.writerows(row.values() for row in rows[index:index + step])
+        writer.writerows([sheet_text(v) for v in row.sheet_values()] for row in rows[index:index + step])
         options.report((index + step) / max(1, len(rows)))
     text.flush()
     text.detach()
     return len(rows)
 
 
+def _xlsx_cell(sheet: object, value: object) -> object:
+    """Numbers as they are; text cleaned, cut to Excel's cell limit and stored as text.
+
+    openpyxl turns any string starting with "=" into a formula; a cell built here is set back to
+    a string (type "s"), and one that looks like a formula gets Excel's quote prefix, so editing
+    it in Excel keeps it text too.
+    """
+    if not isinstance(value, str):
+        return value
+    text = clip(clean_text(value), XLSX_MAX_CHARS)
+    if "\r" in text:  # XML reads a CR back as LF anyway; write what will be read
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not text.startswith(FORMULA_STARTS):
+        return text
+    cell = WriteOnlyCell(sheet, value=text)
+    cell.data_type = "s"
+    cell.quotePrefix = True
+    return cell
+
+
 def write_xlsx(doc: Document, out: io.BufferedIOBase, options: ExportOptions | None = None) -> int:
     """Write the schedule as XLSX: header row, frozen panes, auto-filter, fitted column widths."""
     options = options or ExportOptions()
-    rows = cable_rows(doc)
+    rows = cable_rows(doc, install=True)
+    columns = COLUMNS + INSTALL_COLUMNS
     book = Workbook(write_only=True)
     sheet = book.create_sheet("Cables")
-    widths = [len(name) for name in COLUMNS]
+    widths = [len(name) for name in columns]
     for row in rows:
-        for i, value in enumerate(row.values()):
+        for i, value in enumerate(row.sheet_values()):
             widths[i] = max(widths[i], len(str(value)))
     for i, width in enumerate(widths, start=1):
         sheet.column_dimensions[get_column_letter(i)].width = min(60, width + 2)
     sheet.freeze_panes = "A2"
-    sheet.auto_filter.ref = f"A1:{get_column_letter(len(COLUMNS))}{len(rows) + 1}"
+    sheet.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{len(rows) + 1}"
     header = []
-    for name in COLUMNS:
+    for name in columns:
         cell = WriteOnlyCell(sheet, value=name)
         cell.font = Font(bold=True)
         header.append(cell)
     sheet.append(header)
     step = max(1, len(rows) // 20)
     for index, row in enumerate(rows, start=1):
-        sheet.append(row.values())
+        sheet.append([_xlsx_cell(sheet, v) for v in row.sheet_values()])
         if index % step == 0:
             options.report(0.9 * index / len(rows))
-    book.properties.title = f"Cable schedule — {doc.meta.project}"
+    book.properties.title = clip(clean_text(f"Cable schedule — {doc.meta.project}"), 255)
     book.properties.creator = "Hall Planner"
     book.save(out)
     options.report(1.0)

@@ -16,7 +16,7 @@ from reportlab.graphics.barcode import qrencoder
 from planner.export import cabling_pdf, commissioning_pdf, floorplan_svg, labels_pdf, qr, schedule
 from planner.export.bom import build_bom, write_bom_csv
 from planner.export.common import PAPER_SIZES, ExportCancelled, ExportOptions, write_atomic
-from planner.export.schedule import COLUMNS, cable_rows
+from planner.export.schedule import COLUMNS, INSTALL_COLUMNS, cable_rows
 from planner.rules.report import build_report
 
 from .conftest import HALL, ODD_DEVICE, ODD_LABEL, PROJECT
@@ -58,9 +58,9 @@ def test_csv_rows_equal_the_plans_links(cabled_doc, options):
     out = io.BytesIO()
     count = schedule.write_csv(cabled_doc, out, options)
     rows = list(csv.reader(io.StringIO(out.getvalue().decode("utf-8"))))
-    assert rows[0] == list(COLUMNS)
+    assert rows[0] == list(COLUMNS + INSTALL_COLUMNS)  # the installer's columns come after the original ones
     assert count == len(cabled_doc.links) == len(rows) - 1 > 300
-    assert sorted(rows[1:]) == expected_link_rows(cabled_doc)
+    assert sorted(row[:len(COLUMNS)] for row in rows[1:]) == expected_link_rows(cabled_doc)
     assert any(row[0] == ODD_LABEL and row[3] == ODD_DEVICE for row in rows)
 
 
@@ -68,13 +68,13 @@ def test_xlsx_rows_header_panes_filter_and_widths(cabled_doc, options):
     out = io.BytesIO()
     schedule.write_xlsx(cabled_doc, out, options)
     sheet = load_workbook(io.BytesIO(out.getvalue())).active
-    values = [[("" if v is None else str(v)) for v in row] for row in sheet.iter_rows(values_only=True)]
+    values = [[("" if v is None else str(v)) for v in row][:len(COLUMNS)] for row in sheet.iter_rows(values_only=True)]
     assert values[0] == list(COLUMNS)
     numeric = [row[:12] + [float(row[12]), float(row[13])] for row in values[1:]]
     expected = [row[:12] + [float(row[12]), float(row[13])] for row in expected_link_rows(cabled_doc)]
     assert sorted(numeric) == expected
     assert sheet.freeze_panes == "A2"
-    assert sheet.auto_filter.ref == f"A1:N{len(cabled_doc.links) + 1}"
+    assert sheet.auto_filter.ref == f"A1:R{len(cabled_doc.links) + 1}"
     label_width = max(len(r[0]) for r in values)
     assert sheet.column_dimensions["A"].width >= label_width
     assert isinstance(sheet.cell(2, 13).value, float)

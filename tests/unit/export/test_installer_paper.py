@@ -1,0 +1,222 @@
+"""Issue 11: what installers get on paper — file modes, same-rack cables, route, face and part,
+plumbing steps only where there is liquid, and expected NCCL bus bandwidth. Read back with
+pypdf, csv and openpyxl."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import stat
+
+import pytest
+from openpyxl import load_workbook
+from pypdf import PdfReader
+
+from planner.export import cabling_pdf, commissioning_pdf, labels_pdf, schedule
+from planner.export.install import DEFAULT_PORT_FACE, IN_RACK, InstallInfo
+from planner.export.nccl import NCCL_EFFICIENCY, allreduce_rows
+from planner.export.registry import EXPORT_KINDS, export_to
+from planner.fabric.routing import Router
+from planner.layout.templates import build_template
+from planner.model.document import Document, natural_key
+from planner.model.objects import Device, Link
+
+from .conftest import cabled_plan
+
+
+def pdf_text(writer, doc, options=None) -> list[str]:
+    out = io.BytesIO()
+    writer(doc, out, options)
+    return [page.extract_text() for page in PdfReader(out).pages]
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def with_same_rack_cable(doc: Document) -> tuple[Document, Link]:
+    """Add a cable between two nodes of one rack (a rack with at least two nodes)."""
+    by_rack: dict[str, list] = {}
+    for device in doc.devices.values():
+        if device.type.startswith("node"):
+            by_rack.setdefault(device.rack, []).append(device)
+    _rack_id, nodes = min(((r, n) for r, n in by_rack.items() if len(n) > 1), key=lambda kv: natural_key(kv[0]))
+    nodes.sort(key=lambda d: d.u)
+    link = Link(id="link-same-rack", a_device=nodes[0].id, a_port="P1", b_device=nodes[1].id, b_port="P2",
+                tier="node-leaf", rail=1, media="dac", length_m=1.2, stock_m=1.5, label="SAME-RACK-1")
+    doc.add(link)
+    return doc, link
+
+
+# --- file mode ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_exports_get_the_mode_a_new_file_gets_under_the_umask(few_cables_doc, tmp_path, umask, mode):
+    previous = os.umask(umask)
+    try:
+        for kind, spec in EXPORT_KINDS.items():
+            path = tmp_path / f"{kind}{spec.suffix}"
+            export_to(few_cables_doc, kind, path)
+            assert stat.S_IMODE(path.stat().st_mode) == mode, kind
+    finally:
+        os.umask(previous)
+
+
+def test_an_export_over_an_existing_file_keeps_that_files_mode(few_cables_doc, tmp_path):
+    path = tmp_path / "cables.csv"
+    path.write_text("old")
+    path.chmod(0o640)
+    previous = os.umask(0o022)
+    try:
+        export_to(few_cables_doc, "cables-csv", path)
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert path.read_text().startswith("label,")
+
+
+# --- a cable with both ends in one rack -----------------------------------------------------
+
+def test_a_same_rack_cable_is_listed_once_on_its_racks_sheet(options):
+    doc, link = with_same_rack_cable(cabled_plan())
+    rack = doc.racks[doc.devices[link.a_device].rack]
+    texts = pdf_text(cabling_pdf.write_cabling_pdf, doc, options)
+    section = " ".join(t for t in texts if re.search(rf"Rack {re.escape(rack.name)} · row", t))
+    assert section.count("SAME-RACK-1") == 1
+    assert "both ends in this rack" in section and "this rack" in section and "route: in rack" in squash(section)
+    total = len(schedule.rows_by_rack(schedule.cable_rows(doc), once=True)[rack.id])
+    assert f"{total} cables" in section
+    # each end still gets its own label
+    labels = " ".join(pdf_text(labels_pdf.write_labels_pdf, doc, options))
+    assert labels.count("SAME-RACK-1") == 2
+
+
+# --- route, face and part -------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def hall_doc() -> Document:
+    """Three rows: routes inside a rack, along a row, and across rows."""
+    return build_template("hall", nodes=72)
+
+
+def test_route_in_words_follows_the_routers_tray_path(hall_doc):
+    info = InstallInfo(hall_doc)
+    racks = sorted(hall_doc.racks.values(), key=lambda r: natural_key(r.name))
+    by_row: dict[str, list] = {}
+    for rack in racks:
+        by_row.setdefault(rack.row, []).append(rack)
+    router = Router(hall_doc)
+    first, second = by_row["1"], by_row["2"]
+    assert info.route(first[0].id, first[0].id) == IN_RACK
+    assert info.route(first[0].id, first[-1].id) == "row 1 tray"
+    # two racks of different rows, neither at a crossing: row tray, cross-aisle, row tray
+    a = next(r for r in first if r.x not in router.cross_x)
+    b = next(r for r in second if r.x not in router.cross_x)
+    words = info.route(a.id, b.id)
+    match = re.fullmatch(r"row 1 tray → cross-aisle at x (\d+\.\d\d) m → row 2 tray", words)
+    assert match, words
+    cross = float(match.group(1))
+    _length, points = router.tray_path(a.id, b.id)
+    assert cross == pytest.approx(points[1][0])
+    assert any(cross == pytest.approx(c) for c in router.cross_x)
+
+
+def test_schedule_appends_route_face_and_part_columns(hall_doc):
+    out = io.BytesIO()
+    schedule.write_csv(hall_doc, out)
+    rows = list(csv.DictReader(io.StringIO(out.getvalue().decode())))
+    assert list(rows[0])[:len(schedule.COLUMNS)] == list(schedule.COLUMNS)
+    assert list(rows[0])[len(schedule.COLUMNS):] == list(schedule.INSTALL_COLUMNS)
+    media = hall_doc.catalog.media
+    for row in rows:
+        assert row["a_face"] == row["b_face"] == DEFAULT_PORT_FACE
+        assert row["part"] == f"{media[row['media']].name}, {float(row['stock_length_m']):g} m"
+        if row["a_rack"] == row["b_rack"]:
+            assert row["route"] == IN_RACK
+    assert {row["route"] for row in rows} >= {IN_RACK, "row 1 tray"}
+    assert any("cross-aisle at x" in row["route"] for row in rows)
+    book = io.BytesIO()
+    schedule.write_xlsx(hall_doc, book)
+    sheet = load_workbook(book).active
+    header = [cell.value for cell in sheet[1]]
+    assert header == list(schedule.COLUMNS + schedule.INSTALL_COLUMNS)
+    assert sheet.cell(2, header.index("route") + 1).value == rows[0]["route"]
+
+
+def test_a_catalogue_port_face_wins_over_the_default(few_cables_doc):
+    doc = few_cables_doc
+    node_type = next(d.type for d in doc.devices.values() if d.type.startswith("node"))
+    item = doc.catalog.items[node_type]
+    item.port_face = "front"  # a field the catalogue may carry (the bundled entries do not)
+    try:
+        rows = schedule.cable_rows(doc, install=True)
+    finally:
+        del item.port_face
+    node_ends = 0
+    for row in rows:
+        for end, face in ((row.a, row.a_face), (row.b, row.b_face)):
+            is_node = end.port.startswith("P")  # node rail ports are P1 … P8, switch ports 1/1 …
+            node_ends += is_node
+            assert face == ("front" if is_node else DEFAULT_PORT_FACE)
+    assert node_ends
+
+
+def test_cabling_plan_prints_face_route_and_part_next_to_each_cable():
+    doc = build_template("hall", nodes=72)
+    for index, link_id in enumerate(sorted(doc.links, key=natural_key)):
+        if index % 5:  # fewer pages to read back
+            doc.remove(link_id)
+    texts = pdf_text(cabling_pdf.write_cabling_pdf, doc)
+    text = squash(" ".join(texts))
+    assert "face" in text and "rear" in text
+    assert "route: row 1 tray" in text and "route: in rack" in text and "cross-aisle at x" in text
+    assert "part: Multimode SR4 fibre + 2 transceivers, 10 m" in text
+    assert "Face: the rack face the port is on" in squash(texts[0])
+
+
+# --- commissioning: plumbing only where there is liquid; expected NCCL bandwidth -------------
+
+def steps_of(doc: Document, rack_id: str) -> str:
+    figures = next(r for r in commissioning_pdf.build_report(doc)["racks"] if r["id"] == rack_id)
+    return " ".join(step for step, _box in commissioning_pdf.install_steps(doc, figures, 0))
+
+
+def test_only_racks_with_liquid_cooled_equipment_get_plumbing_steps(cabled_doc, options):
+    doc = cabled_doc
+    switch_racks = {d.rack for d in doc.devices.values() if d.role}
+    node_racks = {d.rack for d in doc.devices.values() if d.type == "node-8gpu-liquid-4u"} - switch_racks
+    assert switch_racks and node_racks
+    for rack_id in switch_racks:
+        assert "Leak test" not in steps_of(doc, rack_id) and "Cold plates" not in steps_of(doc, rack_id)
+    for rack_id in node_racks:
+        assert "Leak test" in steps_of(doc, rack_id) and "Cold plates" in steps_of(doc, rack_id)
+    switch_rack = doc.racks[min(switch_racks)]
+    doc.add(Device(id="dev-cdu-x", type="cdu-rack-250kw", name="CDU-X", rack=switch_rack.id, u=40))
+    assert "Leak test" in steps_of(doc, switch_rack.id)  # an in-rack CDU is plumbed
+    air = next(iter(node_racks))
+    for device in doc.devices_in(air):
+        if device.type == "node-8gpu-liquid-4u":
+            doc.set_fields(device.id, {"type": "node-8gpu-air-8u"})
+    assert "Leak test" not in steps_of(doc, air)  # liquid fraction 0: air-cooled nodes need no plumbing
+    text = squash(" ".join(pdf_text(commissioning_pdf.write_commissioning_pdf, doc, options)))
+    leak_tests = text.count("Leak test: pressure")
+    assert leak_tests == sum(1 for r in doc.racks if "Leak test" in steps_of(doc, r))
+
+
+def test_nccl_expected_bus_bandwidth_from_link_rate_rails_and_oversubscription(cabled_doc, options):
+    # 400 Gb/s = 50 GB/s per rail × η 0.80 = 40.0 GB/s; 8 rails → 320.0 GB/s
+    assert NCCL_EFFICIENCY == 0.80
+    text = squash(" ".join(pdf_text(commissioning_pdf.write_commissioning_pdf, cabled_doc, options)))
+    assert "busBw = algBw × 2(n−1)/n" in text and "PERFORMANCE.md" in text
+    assert "link rate 400 Gb/s = 50 GB/s, 8 rails, r = 1" in text
+    for rail in range(1, 9):
+        assert f"SU 1 rail {rail} ≥ 40.0" in text
+    assert "SU 1 all rails ≥ 320.0" in text
+    # across two SUs at 2:1 the leaf uplinks carry half: 20.0 and 160.0 GB/s
+    rows, figures = allreduce_rows(cabled_doc, [1, 2], list(range(1, 9)), 2.0)
+    assert figures.cross_su_factor == 0.5
+    assert ["all SUs", "rail 3", "", "≥ 20.0", ""] in rows
+    assert ["all SUs", "all rails", "", "≥ 160.0", ""] in rows
+    assert ["SU 2", "rail 3", "", "≥ 40.0", ""] in rows
