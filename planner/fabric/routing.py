@@ -85,6 +85,7 @@ class Router:
         self._set_crossings()
         self._paths: dict[RackPair, TrayPath] = {}
         self._pairs_of: dict[str, set[RackPair]] = {}
+        self._rises: dict[str, float] = {}
 
     def _place(self, rack: Rack) -> _RackPlace:
         item = self.doc.catalog[rack.type]
@@ -131,6 +132,8 @@ class Router:
                 else:
                     self._network.discard(rack_id)
             stale |= self._pairs_of.get(rack_id, set())
+            for device in doc.devices_in(rack_id):
+                self._rises.pop(device.id, None)
         for pair in [p for p in stale if p[0] not in self.places or p[1] not in self.places]:
             stale.discard(pair)
             self._forget(pair)
@@ -138,13 +141,25 @@ class Router:
         changed: dict[RackPair, bool] = {}
         for pair in self._paths if crossings_moved else stale:
             old = self._paths[pair]
-            # paths along one row (two points) or inside a rack (one) never use a crossing
-            if pair in stale or len(old[1]) == 4:
-                new = self._tray_path(*pair)
-                if new != old or pair in stale:
-                    self._paths[pair] = new
-                    changed[pair] = new[0] != old[0]
+            # paths along one row (two points) or inside a rack (one) never use a crossing, and
+            # one between rows changes only where its best crossing does
+            if pair not in stale and (len(old[1]) != 4 or self._crossing(pair) == self._crossing_on(pair, old[1])):
+                continue
+            new = self._tray_path(*pair)
+            if new != old or pair in stale:
+                self._paths[pair] = new
+                changed[pair] = new[0] != old[0]
         return changed
+
+    def _crossing(self, pair: RackPair) -> float:
+        pa, pb = self.places[pair[0]], self.places[pair[1]]
+        if pa.along_x:
+            return self._best_crossing(self.cross_x, pa.x, pb.x)
+        return self._best_crossing(self.cross_y, pa.y, pb.y)
+
+    def _crossing_on(self, pair: RackPair, points: list[Point]) -> float:
+        """Where a path between rows crosses (its second point, along the first rack's row)."""
+        return points[1][0] if self.places[pair[0]].along_x else points[1][1]
 
     def _forget(self, pair: RackPair) -> None:
         del self._paths[pair]
@@ -158,13 +173,19 @@ class Router:
     def run(self, a_device: str, b_device: str) -> tuple[float, list[Point]]:
         """Routed run in metres (no slack) and its plan polyline."""
         da, db = self.devices[a_device], self.devices[b_device]
-        za, zb = self.height_m(a_device), self.height_m(b_device)
         if da.rack == db.rack:
-            return abs(za - zb), [(self.places[da.rack].x, self.places[da.rack].y)]
-        pa, pb = self.places[da.rack], self.places[db.rack]
-        vertical = (pa.top_m - za + self.tray) + (pb.top_m - zb + self.tray)
+            place = self.places[da.rack]
+            return abs(self.height_m(a_device) - self.height_m(b_device)), [(place.x, place.y)]
         horizontal, points = self.tray_path(da.rack, db.rack)
-        return vertical + horizontal, points
+        return self._rise(a_device) + self._rise(b_device) + horizontal, points
+
+    def _rise(self, device_id: str) -> float:
+        """From a device up its rack to the tray, kept until ``refresh`` touches its rack."""
+        rise = self._rises.get(device_id)
+        if rise is None:
+            place = self.places[self.devices[device_id].rack]
+            rise = self._rises[device_id] = place.top_m - self.height_m(device_id) + self.tray
+        return rise
 
     def tray_path(self, a_rack: str, b_rack: str) -> TrayPath:
         """Length along the trays between two racks and its plan polyline: one point in the same
