@@ -2,13 +2,26 @@
 
 Each subcommand lives in its own module with ``register(subparsers)``; ``SUBCOMMANDS`` lists
 them in the order ``planner --help`` shows them.
+
+Exit codes, the same for every subcommand (``planner.cli.common``): 0 success, 1 findings,
+differences or a refusal (the plan would have errors), 2 an input that cannot be read or an
+output that cannot be written (one line naming the path and why; files that were there stay
+as they were), 3 an internal error (one line; ``--debug`` anywhere on the command line prints
+the traceback). ``main`` maps what a subcommand raises onto them, so a traceback is never the
+answer to bad input, a full disk or a read-only folder.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+import traceback
+from typing import TextIO
+
+from planner.cli.common import EXIT_INTERNAL, EXIT_UNREADABLE, STDOUT_NAME, describe_os_error, say
+from planner.io import HallFileError
 
 #: Modules that each add one headless subcommand.
 SUBCOMMANDS: list[str] = [
@@ -19,6 +32,7 @@ SUBCOMMANDS: list[str] = [
     "planner.cli.bom",
     "planner.cli.export",
 ]
+DEBUG_FLAG = "--debug"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,7 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog="planner",
         description="Hall Planner. `planner [FILE]` opens the GUI (on the bundled example hall "
         "when no FILE is given); the subcommands below work headless.",
+        epilog="Exit status: 0 success; 1 findings, differences or a refusal; 2 an input that cannot "
+        "be read or an output that cannot be written; 3 an internal error.",
     )
+    parser.add_argument(DEBUG_FLAG, action="store_true",
+                        help="on an internal error, print the traceback (allowed anywhere on the line)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_name in SUBCOMMANDS:
         importlib.import_module(module_name).register(subparsers)
@@ -35,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    debug = DEBUG_FLAG in args
+    args = [arg for arg in args if arg != DEBUG_FLAG]
     parser = build_parser()
     subcommand_names = set(parser._subparsers._group_actions[0].choices) if parser._subparsers else set()
     if not args or (args[0] not in subcommand_names and not args[0].startswith("-")):
@@ -47,4 +67,78 @@ def main(argv: list[str] | None = None) -> int:
     if namespace.command is None:
         parser.print_help()
         return 0
-    return int(namespace.func(namespace) or 0)
+    return run_subcommand(namespace, debug)
+
+
+class _Output:
+    """Standard output that names itself when it cannot be written (a full disk behind ``>``, a
+    file-size limit), so the one-line error says which output failed."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror or str(exc), STDOUT_NAME) from exc
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror or str(exc), STDOUT_NAME) from exc
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.stream, name)
+
+
+def run_subcommand(namespace: argparse.Namespace, debug: bool = False) -> int:
+    """Run a parsed subcommand and map what it raises onto the exit codes (module docstring)."""
+    stdout = sys.stdout
+    sys.stdout = _Output(stdout)  # type: ignore[assignment]
+    try:
+        code = int(namespace.func(namespace) or 0)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not after we have returned
+        return code
+    except SystemExit:
+        raise
+    except HallFileError as exc:  # a plan read without load_or_exit
+        say(f"{exc}")
+        return EXIT_UNREADABLE
+    except BrokenPipeError:
+        _silence(stdout)
+        say(f"cannot write {STDOUT_NAME}: it was closed before everything was written")
+        return EXIT_UNREADABLE
+    except OSError as exc:
+        if exc.filename == STDOUT_NAME:
+            _silence(stdout)
+        say(describe_os_error(exc))
+        return EXIT_UNREADABLE
+    except KeyboardInterrupt:
+        say("interrupted")
+        return 130
+    except Exception as exc:  # noqa: BLE001 (the contract: one line, exit 3, never a traceback)
+        if debug:
+            traceback.print_exc()
+        text = str(exc).splitlines()[0] if str(exc) else ""
+        hint = "" if debug else f" (run again with {DEBUG_FLAG} for the traceback)"
+        say(f"internal error: {type(exc).__name__}{': ' + text[:300] if text else ''}{hint}")
+        return EXIT_INTERNAL
+    finally:
+        sys.stdout = stdout
+
+
+def _silence(stream: TextIO) -> None:
+    """Point a failed standard output at the null device, so that the interpreter's last flush
+    of what is still buffered cannot print a second error after our one line."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's capture): nothing to do
+        pass

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 
-from planner.cli.common import load_or_exit
+from planner.cli.common import EXIT_FINDINGS, EXIT_UNREADABLE, load_or_exit, say
 from planner.export.common import PAPER_SIZES, ExportOptions, LabelSheet
 from planner.export.registry import EXPORT_KINDS, export_to
 
@@ -48,10 +47,10 @@ def run(args: argparse.Namespace) -> int:
         options.label_sheet = args.label_sheet
     try:
         export_to(doc, args.to, args.output, options)
-    except OSError as exc:
-        print(f"planner: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    except ValueError as exc:
-        print(f"planner: {exc}", file=sys.stderr)
-        return 1
+    except OSError as exc:  # the output cannot be written: exit 2, OUT as it was
+        say(f"cannot write {args.output}: {exc.strerror or exc}")
+        return EXIT_UNREADABLE
+    except ValueError as exc:  # a refusal of the request (the labels do not fit the sheet)
+        say(str(exc))
+        return EXIT_FINDINGS
     return 0

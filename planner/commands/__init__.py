@@ -12,7 +12,7 @@ from planner.commands.base import (
     SetFields,
     SetOutline,
 )
-from planner.commands.edits import Refusal
+from planner.commands.checks import Refusal
 
 __all__ = [
     "AddCatalogItem",

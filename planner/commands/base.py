@@ -3,6 +3,11 @@
 ``apply`` and ``revert`` return a Change: which ids were added, removed or modified (and which
 fields), and whether the design basis, title block, outline or catalogue changed. Validation
 and the scene refresh exactly what a Change names.
+
+Commands are the model's boundary for what users type: each checks its values against the
+format's bounds when it is made (``planner.commands.checks``; a ``Refusal`` says why), so a
+plan can never hold a value its file would refuse on the next load, and hands whole numbers to
+the model as floats where the model says float, so save → load → save writes the same bytes.
 """
 
 from __future__ import annotations
@@ -12,7 +17,22 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from planner.commands.checks import (
+    Refusal,
+    check_attributes,
+    check_catalog_item,
+    check_fields,
+    check_objects,
+    check_outline,
+)
+from planner.model.basis import DesignBasis
+from planner.model.catalog import CatalogItem, builtin_catalog
 from planner.model.document import Document
+from planner.model.objects import Meta
+from planner.model.typed import as_points, normalise, normalise_value
+
+__all__ = ["AddCatalogItem", "AddObjects", "Change", "Command", "Compound", "History", "Refusal",
+           "RemoveObjects", "SetAttributes", "SetFields", "SetOutline"]
 
 
 @dataclass
@@ -68,11 +88,14 @@ class Command:
 
 
 class AddObjects(Command):
-    """Add objects (racks, devices, links …). Parents must come before their dependents."""
+    """Add objects (racks, devices, links …). Parents must come before their dependents.
+
+    Refuses objects whose numbers or text lengths are out of the format's bounds."""
 
     def __init__(self, objects: Iterable[Any], text: str = "Add") -> None:
         self.objects = list(objects)
         self.text = text
+        check_objects(self.objects)
 
     def apply(self, doc: Document) -> Change:
         for obj in self.objects:
@@ -104,9 +127,12 @@ class RemoveObjects(Command):
 
 
 class SetFields(Command):
-    """Set fields on one or more objects: {id: {field: value}}. Moves, renames, assignments."""
+    """Set fields on one or more objects: {id: {field: value}}. Moves, renames, assignments.
+
+    Refuses a value out of the format's bounds (``Refusal`` naming the field and the range)."""
 
     def __init__(self, values: dict[str, dict[str, Any]], text: str = "Edit") -> None:
+        check_fields(values)
         self.values = values
         self.text = text
         self._old: dict[str, dict[str, Any]] = {}
@@ -127,6 +153,9 @@ class SetAttributes(Command):
     def __init__(self, target: str, values: dict[str, Any], text: str) -> None:
         if target not in ("basis", "meta"):
             raise ValueError(target)
+        cls = DesignBasis if target == "basis" else Meta
+        values = {name: normalise_value(cls, name, value) for name, value in values.items()}
+        check_attributes(target, values)
         self.target = target
         self.values = values
         self.text = text
@@ -151,12 +180,13 @@ class SetAttributes(Command):
 
 
 class SetOutline(Command):
-    """Replace the hall outline polygon."""
+    """Replace the hall outline polygon (corners as float pairs, as a loaded plan holds them)."""
 
     text = "Edit hall outline"
 
     def __init__(self, points: list[tuple[float, float]]) -> None:
-        self.points = list(points)
+        self.points = as_points(points)
+        check_outline(self.points)
         self._old: list[tuple[float, float]] = []
 
     def apply(self, doc: Document) -> Change:
@@ -169,10 +199,15 @@ class SetOutline(Command):
 
 
 class AddCatalogItem(Command):
-    """Add (or replace) a custom equipment type; it is saved inside the plan."""
+    """Add (or replace) a custom equipment type; it is saved inside the plan.
 
-    def __init__(self, item: Any) -> None:
-        self.item = item
+    The item is marked custom and its float fields made floats; a kind, key or value the file
+    would refuse is refused here."""
+
+    def __init__(self, item: CatalogItem) -> None:
+        check_catalog_item(item, builtin_catalog().items)
+        self.item = normalise(item)
+        self.item.custom = True
         self.text = f"Define type {item.name}"
         self._previous: Any = None
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from planner.commands.base import AddObjects, Command, Compound, RemoveObjects, SetFields
+from planner.commands.checks import Refusal
 from planner.model.catalog import (
     BUSBAR,
     FLOOR_KINDS,
@@ -26,11 +27,6 @@ from planner.model.catalog import (
 )
 from planner.model.document import Document, natural_key, prefix_of
 from planner.model.objects import BusbarRun, Device, FloorUnit, Rack
-
-
-class Refusal(ValueError):
-    """An edit that cannot be made, with the reason a user reads in the status bar."""
-
 
 _DEVICE_STEMS = {NODE: "N", SWITCH: "SW", STORAGE: "ST", RACK_PDU: "PDU", RACK_CDU: "CDU"}
 

@@ -2,9 +2,11 @@
 
 The format is JSON, UTF-8, with keys sorted and every collection sorted by id, one object a
 line, so that two revisions of a plan diff readably in git and save → load → save is
-byte-identical. Loading checks everything before it returns: a malformed, truncated, hostile
-or newer file raises one ``HallFileError`` that names the JSON path, and nothing half-loads.
-Saving is atomic (write beside, fsync, replace) and keeps the previous file as ``<name>.bak``.
+byte-identical. Loading checks everything before it returns, the bounds of every value
+included (``planner.model.bounds``): a malformed, truncated, hostile or newer file raises one
+``HallFileError`` that names the JSON path, and nothing half-loads. Saving is atomic and the
+target exists at every instant (``planner.io.atomic``); the previous file is kept as
+``<name>.bak``.
 """
 
 from __future__ import annotations
@@ -12,8 +14,7 @@ from __future__ import annotations
 import gc
 import json
 import os
-import stat
-import tempfile
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import field, make_dataclass
@@ -23,6 +24,7 @@ from typing import Any
 
 import msgspec
 
+from planner.io.atomic import write_atomic
 from planner.model.basis import (
     FLOOR_METHOD_CHOICES,
     FLUID_CHOICES,
@@ -35,7 +37,16 @@ from planner.model.basis import (
 from planner.model.catalog import ALL_KINDS, CatalogItem, builtin_catalog
 from planner.model.document import Document, id_numbers, natural_key, prefix_of
 from planner.model.objects import COLLECTIONS, ROTATIONS, SIDES, Meta, Point
-from planner.model.typed import SchemaError, convert, decode_type, model_builder
+from planner.model.typed import (
+    SchemaError,
+    TooLong,
+    convert,
+    decode_type,
+    model_builder,
+    normalise_value,
+    path_key,
+    texts_clean,
+)
 
 FORMAT_NAME = "hall"
 FORMAT_VERSION = 1
@@ -75,6 +86,14 @@ def _record(obj: Any) -> dict[str, Any]:
     return vars(obj)
 
 
+def _float_record(obj: Any) -> dict[str, Any]:
+    """``_record`` with whole numbers in float fields written as floats (3 → 3.0), as a load
+    gives them back: the design basis and custom types can be set field by field in code, and
+    save → load → save must still write the same bytes. (Objects in the collections get this
+    from ``Document.add`` and ``set_fields``; these few records are cheap to do here.)"""
+    return {name: normalise_value(type(obj), name, value) for name, value in vars(obj).items()}
+
+
 def _in_id_order(objects: dict[str, Any], attr: str) -> list[Any]:
     """The objects sorted by ``natural_key`` of their ids; by number alone when every id is
     ``<prefix>-<digits>`` (the same order, without splitting 100k ids with a regex)."""
@@ -91,9 +110,9 @@ def dumps(doc: Document) -> str:
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
         "meta": _record(doc.meta),
-        "basis": _record(doc.basis),
+        "basis": _float_record(doc.basis),
         "outline": [list(p) for p in doc.outline],
-        "catalog": [_record(i) for i in sorted(doc.catalog.custom_items(), key=lambda i: i.key)],
+        "catalog": [_float_record(i) for i in sorted(doc.catalog.custom_items(), key=lambda i: i.key)],
     }
     for attr, _cls in COLLECTIONS.values():
         top[attr] = list(map(_record, _in_id_order(getattr(doc, attr), attr)))
@@ -113,52 +132,13 @@ def dumps(doc: Document) -> str:
 
 
 def save(doc: Document, path: str | os.PathLike[str]) -> None:
-    """Write atomically: a temporary file beside the target, fsync, then replace.
+    """Write the plan to ``path`` so that it is never lost (see ``planner.io.atomic``): written
+    beside, fsynced, the old file kept as ``<name>.bak``, then swapped in with one rename.
 
-    The file it replaces is kept as ``<name>.bak``.
+    Raises ``HallSaveError`` (an OSError naming the path and the reason; a directory is refused)
+    with the file at ``path`` as it was.
     """
-    target = Path(path)
-    text = dumps(doc).encode("utf-8")
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            os.fchmod(handle.fileno(), _file_mode(target))
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if target.exists():
-            backup = target.with_name(target.name + ".bak")
-            os.replace(target, backup)
-        os.replace(tmp_name, target)
-    except BaseException:
-        if os.path.exists(tmp_name):
-            os.unlink(tmp_name)
-        raise
-    _fsync_directory(directory)
-
-
-def _file_mode(target: Path) -> int:
-    """The replaced file's permissions, or what a newly created file gets under the umask."""
-    try:
-        return stat.S_IMODE(target.stat().st_mode)
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def _fsync_directory(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    write_atomic(path, dumps(doc).encode("utf-8"))
 
 
 # ----------------------------------------------------------------------- load
@@ -215,16 +195,39 @@ def _long_lived_objects() -> Iterator[None]:
         gc.enable()
 
 
+#: Raw text that may hold a character no string of a plan may hold: any escape (\u0007, \n …),
+#: DEL or a C1 control (raw C0 controls are no JSON). A plan without any is checked in about a
+#: millisecond (single-byte ``in`` runs at memory speed); one with escapes has its strings
+#: checked in bulk (``texts_clean``).
+_C1_BYTES = re.compile(rb"\xc2[\x80-\x9f]")
+_SUSPECT_TEXT = re.compile("[\\\\\x7f-\x9f]")
+
+
+def _may_hold_bad_text(text: str | bytes) -> bool:
+    if isinstance(text, str):
+        return _SUSPECT_TEXT.search(text) is not None
+    if b"\\" in text or b"\x7f" in text:
+        return True
+    return b"\xc2" in text and _C1_BYTES.search(text) is not None
+
+
 def _decode(text: str | bytes) -> Any:
     """The file's content (a ``HallFileContent`` of model objects), the fast way if it can be."""
     try:
         file = _DECODER.decode(text)
     except (msgspec.DecodeError, UnicodeEncodeError):  # the checked path says what and where
-        pass  # (UnicodeEncodeError: text holding a lone surrogate, which json.loads has let through)
+        pass  # (UnicodeEncodeError: text holding a lone surrogate)
     else:
-        if file.format == FORMAT_NAME and file.version == FORMAT_VERSION:
+        if file.format == FORMAT_NAME and file.version == FORMAT_VERSION and (
+                not _may_hold_bad_text(text) or texts_clean(file, HallFileContent)):
             return _BUILD_FILE(file)
     return _decode_checked(text)
+
+
+def _parse_int(digits: str) -> int | TooLong:
+    """JSON whole numbers as ints, but one too long for Python to convert (4,300 digits) as its
+    length: ``json.loads`` would raise ValueError, and no bound is anywhere near it."""
+    return int(digits) if len(digits) <= 4000 else TooLong(len(digits.lstrip("-")))
 
 
 def _decode_checked(text: str | bytes) -> Any:
@@ -235,16 +238,19 @@ def _decode_checked(text: str | bytes) -> Any:
         except UnicodeDecodeError as exc:
             raise HallFileError(f"not UTF-8 text (byte {exc.start})") from exc
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_parse_int)
     except json.JSONDecodeError as exc:
-        raise HallFileError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
+        what = exc.msg.removesuffix(" at")  # "Invalid control character at": the place follows
+        raise HallFileError(f"not valid JSON: {what} at line {exc.lineno} column {exc.colno}") from exc
     except RecursionError as exc:
         raise HallFileError("not valid JSON: nested too deeply") from exc
+    except ValueError as exc:  # a number the parser cannot convert
+        raise HallFileError(f"not valid JSON: {exc}") from exc
     _require(isinstance(data, dict), "$", "expected a JSON object")
     _require(data.get("format") == FORMAT_NAME, "$.format", f'expected "{FORMAT_NAME}"')
     data = _migrate(data)
     for key in data:
-        _require(key in _TOP_KEYS, f"$.{key}", "unknown key")
+        _require(key in _TOP_KEYS, f"${path_key(key)}", "unknown key")
     return convert(data, HallFileContent, "$")
 
 
@@ -381,9 +387,9 @@ def _report_reference(doc: Document) -> None:
         _require(rack.rotation in ROTATIONS, f"{path}.rotation", "must be 0, 90, 180 or 270")
         for name in ("feed_a", "feed_b"):
             ref = getattr(rack, name)
-            _require(ref is None or ref in doc.busbars, f"{path}.{name}", f"no busbar {ref!r}")
+            _require(ref is None or ref in doc.busbars, f"{path}.{name}", _wrong_reference(doc, ref, "busbar"))
         _require(rack.cdu is None or rack.cdu in doc.floor_units or rack.cdu in doc.devices,
-                 f"{path}.cdu", f"no CDU {rack.cdu!r}")
+                 f"{path}.cdu", _wrong_reference(doc, rack.cdu, "CDU"))
     for index, unit in enumerate(doc.floor_units.values()):
         _require(unit.rotation in ROTATIONS, f"$.floor_units[{index}].rotation", "must be 0, 90, 180 or 270")
     for index, bus in enumerate(doc.busbars.values()):
@@ -403,3 +409,19 @@ def _report_reference(doc: Document) -> None:
             port = getattr(link, f"{end}_port")
             if port not in ports:
                 raise SchemaError(f"$.links[{index}].{end}_port", f"{device_id} has no port {port!r}")
+
+
+_KIND_WORDS = {"zone": "a floor zone", "obs": "an obstacle", "door": "a door", "ho": "a hand-off point",
+               "rack": "a rack", "dev": "a device", "fu": "a floor unit", "bus": "a busbar", "link": "a cable"}
+
+
+def _wrong_reference(doc: Document, ref: str | None, wanted: str) -> str:
+    """Why a feed or loop reference cannot stand: it names nothing, or something of another kind.
+
+    References that are right in kind but wrong in detail (feed A on a side-B busbar, a loop on
+    a floor unit that is no CDU) load, because an edit can make them (a busbar's side, a unit's
+    type changed later); the rules P6 and C7 (``planner.rules.references``) report them.
+    """
+    if ref is not None and ref in doc:
+        return f"{ref} is {_KIND_WORDS.get(prefix_of(ref), 'another object')}, not a {wanted}"
+    return f"no {wanted} {ref!r}"

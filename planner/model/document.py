@@ -4,7 +4,10 @@ Holds every object by id in one collection per kind, the design basis, the catal
 title-block facts, and keeps two indices (devices per rack, links per device) that the
 editor, rules and fabric need on hot paths. All mutation goes through ``add``, ``remove`` and
 ``set_fields`` so the indices stay right; commands are built on these three. A loaded plan is
-built whole by ``from_collections``, its indices made once.
+built whole by ``from_collections``, its indices made once. ``add`` and ``set_fields`` are the
+model's boundary: a whole number given where the model says float is stored as a float, so the
+plan saves the same bytes whether it was built in code or loaded (``outline`` is a property
+that does the same for the hall outline).
 """
 
 from __future__ import annotations
@@ -33,8 +36,11 @@ from planner.model.objects import (
     Rack,
     Zone,
 )
+from planner.model.typed import as_points, normalise, normalise_value
 
 _ID_PATTERN = re.compile(r"^([a-z]+)-(\d+)$")
+#: Value types ``set_fields`` stores as given (anything else may be a whole number for a float).
+_AS_GIVEN = frozenset({float, str, type(None), bool})
 
 
 @cache
@@ -74,7 +80,7 @@ class Document:
         self.meta = Meta()
         self.basis = DesignBasis()
         self.catalog = catalog if catalog is not None else builtin_catalog()
-        self.outline: list[Point] = []
+        self._outline: list[Point] = []
         self.zones: dict[str, Zone] = {}
         self.obstacles: dict[str, Obstacle] = {}
         self.doors: dict[str, Door] = {}
@@ -136,6 +142,16 @@ class Document:
         doc._devices_by_rack = {key: members for key, members in by_rack.items() if members}
         doc._links_by_device = {key: members for key, members in by_device.items() if members}
         return doc
+
+    @property
+    def outline(self) -> list[Point]:
+        """The hall outline, corners as (float, float) (empty: no outline drawn yet)."""
+        return self._outline
+
+    @outline.setter
+    def outline(self, points: list[Point]) -> None:
+        self._outline = points if all(type(p) is tuple and type(p[0]) is float and type(p[1]) is float
+                                      for p in points) else as_points(points)
 
     # ----------------------------------------------------------------- lookup
     def collection(self, obj_id: str) -> dict[str, Any]:
@@ -252,6 +268,7 @@ class Document:
         collection = self.collection(obj.id)
         if obj.id in collection:
             raise KeyError(f"{obj.id} already exists")
+        normalise(obj)
         collection[obj.id] = obj
         self._note_id(obj.id)
         if isinstance(obj, Device):
@@ -276,6 +293,8 @@ class Document:
         unknown = set(values) - names
         if unknown or "id" in values:
             raise KeyError(f"cannot set {sorted(unknown) or ['id']} on {obj_id}")
+        if not all(type(value) in _AS_GIVEN for value in values.values()):  # ints, lists: maybe floats
+            values = {name: normalise_value(type(obj), name, value) for name, value in values.items()}
         old = {name: getattr(obj, name) for name in values}
         if isinstance(obj, Device) and "rack" in values:
             self._devices_by_rack.get(obj.rack, set()).discard(obj_id)

@@ -67,6 +67,7 @@ RULE_MODULES: list[str] = [
     "planner.rules.cooling",
     "planner.rules.space",
     "planner.rules.network",
+    "planner.rules.references",
 ]
 
 Check = Callable[[Context, str, "Rule"], Iterable[Finding]]

@@ -3,7 +3,9 @@ SetAttributes("basis", …) command, and the live validator re-runs every rule.
 
 The basis stores SI values (fractions, metres); the dialog shows percentages and millimetres
 where people think in them (``DISPLAY_SCALE``) and converts back in ``changes()``. Whole-number
-fields (tray levels) get an integer spin box and come back as ``int``.
+fields (tray levels) get an integer spin box and come back as ``int``. Every box's range is the
+field's range in the format's bounds table (``planner.model.bounds``), so the dialog accepts
+every value a plan file may hold and nothing the file would refuse.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from planner.commands.base import SetAttributes
 from planner.model.basis import DesignBasis
-from planner.ui.dialogs.parts import ok_cancel
+from planner.ui.dialogs.parts import field_range, ok_cancel
 from planner.ui.session import DocumentSession
 
 #: (field, label, choices as (value, text)) of the multiple-choice values.
@@ -39,29 +41,29 @@ CHOICES: list[tuple[str, str, list[tuple[Any, str]]]] = [
     ("floor_method", "Floor load method", [("footprint", "Footprint (W / A)"), ("ibm", "IBM spread (service area)")]),
     ("units", "Display units", [("metric", "Metric"), ("imperial", "Imperial")]),
 ]
-#: (field, label, unit, minimum, maximum, step, decimals) of the numeric values, by group.
-NUMBERS: dict[str, list[tuple[str, str, str, float, float, float, int]]] = {
-    "Power": [("voltage_v", "Supply voltage (3-phase)", "V", 100.0, 1000.0, 5.0, 0),
-              ("power_factor", "Power factor", "", 0.5, 1.0, 0.01, 2)],
-    "Cooling": [("delta_t_k", "Coolant ΔT", "K", 1.0, 30.0, 0.5, 1),
-                ("facility_supply_c", "Facility supply temperature", "°C", 5.0, 50.0, 0.5, 1),
-                ("max_supply_c", "Maximum cold-plate supply", "°C", 15.0, 65.0, 0.5, 1)],
-    "Aisles": [("front_aisle_min_m", "Front (cold) aisle, recommended", "m", 0.3, 5.0, 0.05, 2),
-               ("front_aisle_vendor_min_m", "Front aisle, vendor minimum", "m", 0.3, 5.0, 0.05, 2),
-               ("rear_aisle_min_m", "Rear (hot) aisle, recommended", "m", 0.3, 5.0, 0.05, 2),
-               ("rear_aisle_vendor_min_m", "Rear aisle, vendor minimum", "m", 0.3, 5.0, 0.05, 2),
-               ("working_space_m", "Electrical working space", "m", 0.5, 3.0, 0.05, 2)],
-    "Cables and trays": [("cable_slack_fraction", "Cable slack", "%", 0.0, 50.0, 1.0, 0),
-                         ("cable_slack_min_m", "Minimum slack", "m", 0.0, 5.0, 0.1, 2),
-                         ("tray_height_m", "Tray height above rack top", "m", 0.0, 3.0, 0.05, 2),
-                         ("row_tray_width_m", "Row tray width", "mm", 25.0, 2000.0, 50.0, 0),
-                         ("row_tray_depth_m", "Row tray fill depth", "mm", 10.0, 500.0, 10.0, 0),
-                         ("row_tray_levels", "Row tray levels", "", 1, 10, 1, 0),
-                         ("cross_tray_width_m", "Cross-aisle tray width", "mm", 25.0, 2000.0, 50.0, 0),
-                         ("cross_tray_depth_m", "Cross-aisle tray fill depth", "mm", 10.0, 500.0, 10.0, 0),
-                         ("cross_tray_levels", "Cross-aisle tray levels", "", 1, 10, 1, 0),
-                         ("tray_fill_warn", "Tray fill warning above", "%", 1.0, 100.0, 5.0, 0),
-                         ("tray_fill_error", "Tray fill limit", "%", 1.0, 100.0, 5.0, 0)],
+#: (field, label, unit, step, decimals) of the numeric values, by group; ranges from the bounds table.
+NUMBERS: dict[str, list[tuple[str, str, str, float, int]]] = {
+    "Power": [("voltage_v", "Supply voltage (3-phase)", "V", 5.0, 0),
+              ("power_factor", "Power factor", "", 0.01, 2)],
+    "Cooling": [("delta_t_k", "Coolant ΔT", "K", 0.5, 1),
+                ("facility_supply_c", "Facility supply temperature", "°C", 0.5, 1),
+                ("max_supply_c", "Maximum cold-plate supply", "°C", 0.5, 1)],
+    "Aisles": [("front_aisle_min_m", "Front (cold) aisle, recommended", "m", 0.05, 2),
+               ("front_aisle_vendor_min_m", "Front aisle, vendor minimum", "m", 0.05, 2),
+               ("rear_aisle_min_m", "Rear (hot) aisle, recommended", "m", 0.05, 2),
+               ("rear_aisle_vendor_min_m", "Rear aisle, vendor minimum", "m", 0.05, 2),
+               ("working_space_m", "Electrical working space", "m", 0.05, 2)],
+    "Cables and trays": [("cable_slack_fraction", "Cable slack", "%", 1.0, 0),
+                         ("cable_slack_min_m", "Minimum slack", "m", 0.1, 2),
+                         ("tray_height_m", "Tray height above rack top", "m", 0.05, 2),
+                         ("row_tray_width_m", "Row tray width", "mm", 50.0, 0),
+                         ("row_tray_depth_m", "Row tray fill depth", "mm", 10.0, 0),
+                         ("row_tray_levels", "Row tray levels", "", 1, 0),
+                         ("cross_tray_width_m", "Cross-aisle tray width", "mm", 50.0, 0),
+                         ("cross_tray_depth_m", "Cross-aisle tray fill depth", "mm", 10.0, 0),
+                         ("cross_tray_levels", "Cross-aisle tray levels", "", 1, 0),
+                         ("tray_fill_warn", "Tray fill warning above", "%", 5.0, 0),
+                         ("tray_fill_error", "Tray fill limit", "%", 5.0, 0)],
 }
 #: Shown value = stored SI value × scale, by the unit shown.
 DISPLAY_SCALE = {"%": 100.0, "mm": 1000.0}
@@ -113,7 +115,8 @@ class BasisDialog(QDialog):
             self.combos[name] = combo
             forms[_GROUP_OF_CHOICE[name]].addRow(label, combo)
         for group, rows in NUMBERS.items():
-            for name, label, unit, low, high, step, decimals in rows:
+            for name, label, unit, step, decimals in rows:
+                low, high = field_range("DesignBasis", name, 1.0 / DISPLAY_SCALE.get(unit, 1.0))
                 spin: QDoubleSpinBox | QSpinBox
                 if name in INT_FIELDS:
                     spin = QSpinBox()

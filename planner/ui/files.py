@@ -2,8 +2,9 @@
 
 Kept apart from the window so the rules are in one place: a bad file never replaces the open
 plan; any action that would drop unsaved changes asks first (Save / Discard / Cancel); saving
-is atomic (``planner.io.save``) and marks the undo stack clean; the recovery copy follows the
-plan (see ``planner.ui.recovery``).
+is atomic with the target in place at every instant (``planner.io.save``, which refuses a
+folder as the target) and marks the undo stack clean; the recovery copy follows the plan (see
+``planner.ui.recovery``).
 """
 
 from __future__ import annotations
@@ -165,10 +166,11 @@ class FileController(QObject):
         try:
             with busy(self.window, f"Saving {path.name}…"):
                 save(self.session.doc, path)
-        except OSError as exc:
+        except OSError as exc:  # HallSaveError: a folder, a full disk, no permission …
             QMessageBox.critical(self.window, "Cannot save plan",
                                  f"{path} could not be written:\n\n{exc.strerror or exc}\n\n"
-                                 "Your changes are still open; try another folder.")
+                                 "Any file already there is as it was, and your changes are still "
+                                 "open; try another name or folder.")
             return False
         self.path = path.resolve()
         self.autosaver.source = str(self.path)

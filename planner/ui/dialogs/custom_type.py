@@ -1,13 +1,15 @@
 """Define a custom equipment type: a catalogue entry saved inside the plan (AddCatalogItem).
 
 The form shows only the fields that matter for the chosen kind and asks where the figures
-come from, because every catalogue entry cites its source (DESIGN §2).
+come from, because every catalogue entry cites its source (DESIGN §2). Every box's range and
+the name's and source's length come from the format's bounds table, and whole-number fields
+stay ints while the rest are floats, so the type saves and loads back byte for byte.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -21,7 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from planner.commands import AddCatalogItem, Command
+from planner.commands import AddCatalogItem, Command, Refusal
+from planner.model.bounds import NAME
 from planner.model.catalog import (
     BUSBAR,
     CABINET,
@@ -36,8 +39,7 @@ from planner.model.catalog import (
     CatalogItem,
 )
 from planner.model.document import Document
-from planner.ui.dialogs.new_hall import spin
-from planner.ui.dialogs.parts import ok_cancel
+from planner.ui.dialogs.parts import bounded_spin, ok_cancel, text_problem_for
 
 KIND_LABELS = {
     NODE: "GPU node", SWITCH: "Switch", STORAGE: "Storage node", RACK_PDU: "Rack PDU (0U)",
@@ -52,43 +54,47 @@ _ELECTRICAL = (RACK_PDU, CABINET, BUSBAR)
 
 @dataclass(frozen=True)
 class FieldSpec:
-    """A catalogue field on the form: label, unit, range, the kinds it applies to, UI→SI scale."""
+    """A catalogue field on the form: label, unit, the kinds it applies to, decimals, UI→SI scale.
+
+    The range is the field's range in ``planner.model.bounds`` (in UI units: SI / scale)."""
 
     name: str
     label: str
     unit: str
-    maximum: float
     kinds: tuple[str, ...]
     decimals: int = 2
     scale: float = 1.0
 
 
 FIELDS = (
-    FieldSpec("width_m", "Width", "m", 5, (*IN_RACK_KINDS, *_FLOOR), 3),
-    FieldSpec("depth_m", "Depth", "m", 5, (*IN_RACK_KINDS, *_FLOOR), 3),
-    FieldSpec("height_u", "Height", "U", 60, IN_RACK_KINDS, 0),
-    FieldSpec("rack_units", "Rack units", "U", 60, (RACK,), 0),
-    FieldSpec("weight_kg", "Weight", "kg", 5000, (*IN_RACK_KINDS, *_FLOOR), 1),
-    FieldSpec("max_load_kg", "Max static load", "kg", 10000, (RACK,), 0),
-    FieldSpec("max_power_kw", "Max power", "kW", 1000, (RACK,), 1),
-    FieldSpec("power_w", "Power, steady", "kW", 1000, _POWERED, 3, 1000.0),
-    FieldSpec("power_peak_w", "Power, peak", "kW", 1000, _POWERED, 3, 1000.0),
-    FieldSpec("liquid_fraction", "Liquid-cooled share", "%", 100, (NODE, SWITCH, STORAGE), 0, 0.01),
-    FieldSpec("gpus", "GPUs", "", 64, (NODE,), 0),
-    FieldSpec("port_cages", "Port cages", "", 256, _PORTED, 0),
-    FieldSpec("ports_per_cage", "Ports per cage", "", 8, _PORTED, 0),
-    FieldSpec("port_speed_gbps", "Port speed", "Gb/s", 3200, _PORTED, 0),
-    FieldSpec("capacity_kw", "Cooling capacity", "kW", 10000, _COOLING, 1),
-    FieldSpec("rated_flow_lpm", "Rated flow", "L/min", 20000, _COOLING, 1),
-    FieldSpec("pumps", "Pumps", "", 16, _COOLING, 0),
-    FieldSpec("redundant_pumps", "of which redundant", "", 16, _COOLING, 0),
-    FieldSpec("approach_k", "Approach", "K", 20, _COOLING, 1),
-    FieldSpec("reach_m", "Hose/pipe reach", "m", 500, _COOLING, 1),
-    FieldSpec("rating_a", "Rating", "A", 6300, _ELECTRICAL, 0),
-    FieldSpec("voltage_v", "Voltage", "V", 1000, _ELECTRICAL, 0),
-    FieldSpec("phases", "Phases", "", 3, _ELECTRICAL, 0),
-    FieldSpec("tapoff_rating_a", "Tap-off rating", "A", 1000, (BUSBAR,), 0),
+    FieldSpec("width_m", "Width", "m", (*IN_RACK_KINDS, *_FLOOR), 3),
+    FieldSpec("depth_m", "Depth", "m", (*IN_RACK_KINDS, *_FLOOR), 3),
+    FieldSpec("height_u", "Height", "U", IN_RACK_KINDS, 0),
+    FieldSpec("rack_units", "Rack units", "U", (RACK,), 0),
+    FieldSpec("weight_kg", "Weight", "kg", (*IN_RACK_KINDS, *_FLOOR), 1),
+    FieldSpec("max_load_kg", "Max static load", "kg", (RACK,), 0),
+    FieldSpec("max_power_kw", "Max power", "kW", (RACK,), 1),
+    FieldSpec("power_w", "Power, steady", "kW", _POWERED, 3, 1000.0),
+    FieldSpec("power_peak_w", "Power, peak", "kW", _POWERED, 3, 1000.0),
+    FieldSpec("liquid_fraction", "Liquid-cooled share", "%", (NODE, SWITCH, STORAGE), 0, 0.01),
+    FieldSpec("gpus", "GPUs", "", (NODE,), 0),
+    FieldSpec("port_cages", "Port cages", "", _PORTED, 0),
+    FieldSpec("ports_per_cage", "Ports per cage", "", _PORTED, 0),
+    FieldSpec("port_speed_gbps", "Port speed", "Gb/s", _PORTED, 0),
+    FieldSpec("capacity_kw", "Cooling capacity", "kW", _COOLING, 1),
+    FieldSpec("rated_flow_lpm", "Rated flow", "L/min", _COOLING, 1),
+    FieldSpec("pumps", "Pumps", "", _COOLING, 0),
+    FieldSpec("redundant_pumps", "of which redundant", "", _COOLING, 0),
+    FieldSpec("approach_k", "Approach", "K", _COOLING, 1),
+    FieldSpec("reach_m", "Hose/pipe reach", "m", _COOLING, 1),
+    FieldSpec("rating_a", "Rating", "A", _ELECTRICAL, 0),
+    FieldSpec("voltage_v", "Voltage", "V", _ELECTRICAL, 0),
+    FieldSpec("phases", "Phases", "", _ELECTRICAL, 0),
+    FieldSpec("tapoff_rating_a", "Tap-off rating", "A", (BUSBAR,), 0),
+    FieldSpec("tapoff_whip_m", "Tap-off whip reach", "m", (BUSBAR,), 2),
 )
+#: CatalogItem fields that hold whole numbers (the rest of the form's fields are floats).
+INT_FIELDS = frozenset(f.name for f in fields(CatalogItem) if f.type in (int, "int"))
 
 
 def slug(text: str) -> str:
@@ -106,6 +112,7 @@ class CustomTypeDialog(QDialog):
         for kind, label in KIND_LABELS.items():
             self.kind.addItem(label, kind)
         self.name = QLineEdit()
+        self.name.setMaxLength(NAME.max_chars)
         self.name.setPlaceholderText("e.g. 8-GPU node, liquid-cooled, 5U")
         self.source = QPlainTextEdit()
         self.source.setPlaceholderText("Where the figures come from (datasheet, measurement …)")
@@ -115,7 +122,7 @@ class CustomTypeDialog(QDialog):
         self.form.addRow("Name", self.name)
         self.boxes: dict[str, QDoubleSpinBox] = {}
         for spec in FIELDS:
-            box = spin(0.0, spec.maximum, spec.unit, spec.decimals)
+            box = bounded_spin("CatalogItem", spec.name, 0.0, spec.unit, spec.decimals, spec.scale)
             self.boxes[spec.name] = box
             self.form.addRow(spec.label, box)
         self.boxes["ports_per_cage"].setValue(1)
@@ -146,12 +153,16 @@ class CustomTypeDialog(QDialog):
         source = self.source.toPlainText().strip()
         if not source:
             raise ValueError("Say where the figures come from (a datasheet, a measurement …).")
+        for label, field, text in (("Name", "name", name), ("Source of figures", "source", source)):
+            problem = text_problem_for(label, "CatalogItem", field, text)
+            if problem:
+                raise ValueError(f"{problem}.")
         values: dict[str, float | int] = {}
         for spec in FIELDS:
             if kind not in spec.kinds:
                 continue
             value = self.boxes[spec.name].value() * spec.scale
-            values[spec.name] = round(value) if spec.decimals == 0 and spec.scale == 1.0 else value
+            values[spec.name] = round(value) if spec.name in INT_FIELDS else float(value)
         if kind in (*IN_RACK_KINDS, *_FLOOR) and (values["width_m"] <= 0 or values["depth_m"] <= 0):
             raise ValueError("Width and depth must be greater than zero.")
         if kind in IN_RACK_KINDS and kind != RACK_PDU and values["height_u"] < 1:
@@ -172,7 +183,9 @@ class CustomTypeDialog(QDialog):
     def accept(self) -> None:
         try:
             self._item = self._build()
-        except ValueError as exc:
+            AddCatalogItem(self._item)  # the command's own check, so command() cannot refuse later
+        except (ValueError, Refusal) as exc:
+            self._item = None
             QMessageBox.warning(self, "Define equipment type", str(exc))
             return
         super().accept()

@@ -2,7 +2,9 @@
 
 Each row remembers the id of the object it shows (None for a new row) and, for polygons that
 are not axis-aligned rectangles, the original polygon: those rows show their bounds read-only
-so a rectangle edit cannot silently flatten a drawn shape.
+so a rectangle edit cannot silently flatten a drawn shape. A column may name the model field
+it edits (``limit``): its cells are then checked against the format's bounds table, so a
+table never hands the plan a value its file would refuse.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from planner.model.bounds import field_problem
 from planner.model.geometry import bounds_of
 from planner.model.objects import Point
 
@@ -31,11 +34,13 @@ POLYGON_ROLE = Qt.ItemDataRole.UserRole + 1
 
 @dataclass
 class Column:
-    """One table column: header, kind ("text" or "number") and the value a new row starts with."""
+    """One table column: header, kind ("text" or "number"), the value a new row starts with and
+    the (class name, field) of the bounds table its cells must fit."""
 
     header: str
     kind: str = "number"
     default: Any = 0.0
+    limit: tuple[str, str] | None = None
 
 
 class InvalidCell(ValueError):
@@ -119,15 +124,18 @@ class FeatureTable(QWidget):
             for col, column in enumerate(self.columns):
                 item = self.table.item(row, col)
                 text = item.text().strip() if item is not None else ""
+                value: Any = text
                 if column.kind == "number":
                     try:
-                        values.append(float(text.replace(",", ".")))
+                        value = float(text.replace(",", "."))
                     except ValueError:
-                        raise InvalidCell(f"row {row + 1}, {column.header}: {text!r} is not a number") from None
-                else:
-                    if col == 0 and not text:
-                        raise InvalidCell(f"row {row + 1}: {column.header} is empty")
-                    values.append(text)
+                        raise InvalidCell(f"row {row + 1}, {column.header}: {text[:40]!r} is not a number") from None
+                elif col == 0 and not text:
+                    raise InvalidCell(f"row {row + 1}: {column.header} is empty")
+                problem = field_problem(*column.limit, value) if column.limit else None
+                if problem:
+                    raise InvalidCell(f"row {row + 1}, {column.header}: {problem}")
+                values.append(value)
             first = self.table.item(row, 0)
             kept = first.data(POLYGON_ROLE)
             polygon = [(float(x), float(y)) for x, y in kept] if kept else None

@@ -2,7 +2,8 @@
 
 The dialog edits copies in tables; on OK it compares them with the plan and returns one
 Compound command (SetOutline, AddObjects, SetFields, RemoveObjects) so the whole edit is one
-undo step and the scene and validation see exactly what changed.
+undo step and the scene and validation see exactly what changed. Every cell is checked against
+the format's bounds table (``Column.limit``) and OK refuses what does not fit with one message.
 """
 
 from __future__ import annotations
@@ -18,7 +19,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from planner.commands import AddObjects, Command, Compound, RemoveObjects, SetFields, SetOutline
+from planner.commands import (
+    AddObjects,
+    Command,
+    Compound,
+    Refusal,
+    RemoveObjects,
+    SetFields,
+    SetOutline,
+)
 from planner.model.document import Document, natural_key
 from planner.model.geometry import bounds_of, polygon_area
 from planner.model.objects import Door, HandOff, Obstacle, Point, Zone
@@ -31,8 +40,20 @@ from planner.ui.dialogs.feature_table import (
 )
 from planner.ui.dialogs.parts import ok_cancel
 
-_RECT = [Column("x min (m)"), Column("y min (m)"), Column("x max (m)", default=0.6), Column("y max (m)", default=0.6)]
 _ZONE_FIELDS = ("rating_kpa", "tile_rating_kn", "rolling_rating_kn", "tile_size_m", "air_capacity_kw")
+
+
+def _rect(cls_name: str) -> list[Column]:
+    """The four bounds columns of a rectangle whose corners are ``cls_name``'s polygon."""
+    limit = (cls_name, "polygon")
+    return [Column("x min (m)", limit=limit), Column("y min (m)", limit=limit),
+            Column("x max (m)", default=0.6, limit=limit), Column("y max (m)", default=0.6, limit=limit)]
+
+
+def _name(cls_name: str, default: str) -> Column:
+    return Column("Name", "text", default, limit=(cls_name, "name"))
+
+
 _ZONE_DEFAULTS = Zone(id="", name="", polygon=[])
 #: Where facility services enter the hall (HandOff.kind).
 HANDOFF_KINDS = ("power", "coolant", "network")
@@ -54,29 +75,31 @@ class HallFeaturesDialog(QDialog):
         self.setWindowTitle("Hall features")
         self._command: Command | None = None
 
-        self.outline = FeatureTable([Column("x (m)"), Column("y (m)")], "Add corner")
+        corner = ("HallFileContent", "outline")
+        self.outline = FeatureTable([Column("x (m)", limit=corner), Column("y (m)", limit=corner)], "Add corner")
         for x, y in doc.outline:
             self.outline.add_row(None, [float(x), float(y)])
-        self.obstacles = FeatureTable([Column("Name", "text", "C"), Column("Kind", "text", "column"), *_RECT],
-                                      "Add column", rect_columns=(2, 6))
+        self.obstacles = FeatureTable([_name("Obstacle", "C"), Column("Kind", "text", "column", ("Obstacle", "kind")),
+                                       *_rect("Obstacle")], "Add column", rect_columns=(2, 6))
         for obs in sorted(doc.obstacles.values(), key=lambda o: natural_key(o.id)):
             self.obstacles.add_polygon_row(obs.id, [obs.name, obs.kind], obs.polygon, [])
-        zone_cols = [Column("Rating (kPa)", default=_ZONE_DEFAULTS.rating_kpa),
-                     Column("Tile (kN)", default=_ZONE_DEFAULTS.tile_rating_kn),
-                     Column("Rolling (kN)", default=_ZONE_DEFAULTS.rolling_rating_kn),
-                     Column("Tile size (m)", default=_ZONE_DEFAULTS.tile_size_m),
-                     Column("Air cooling (kW)", default=_ZONE_DEFAULTS.air_capacity_kw)]
-        self.zones = FeatureTable([Column("Name", "text", "Zone"), *_RECT, *zone_cols], "Add zone", rect_columns=(1, 5))
+        zone_cols = [Column(header, default=getattr(_ZONE_DEFAULTS, name), limit=("Zone", name)) for header, name in (
+            ("Rating (kPa)", "rating_kpa"), ("Tile (kN)", "tile_rating_kn"), ("Rolling (kN)", "rolling_rating_kn"),
+            ("Tile size (m)", "tile_size_m"), ("Air cooling (kW)", "air_capacity_kw"))]
+        self.zones = FeatureTable([_name("Zone", "Zone"), *_rect("Zone"), *zone_cols], "Add zone", rect_columns=(1, 5))
         for zone in sorted(doc.zones.values(), key=lambda z: natural_key(z.id)):
             self.zones.add_polygon_row(zone.id, [zone.name], zone.polygon,
                                        [float(getattr(zone, f)) for f in _ZONE_FIELDS])
-        self.doors = FeatureTable([Column("Name", "text", "Door"), Column("x1 (m)"), Column("y1 (m)"),
-                                   Column("x2 (m)", default=1.2), Column("y2 (m)")], "Add door")
+        self.doors = FeatureTable([_name("Door", "Door"), Column("x1 (m)", limit=("Door", "x1")),
+                                   Column("y1 (m)", limit=("Door", "y1")),
+                                   Column("x2 (m)", default=1.2, limit=("Door", "x2")),
+                                   Column("y2 (m)", limit=("Door", "y2"))], "Add door")
         for door in sorted(doc.doors.values(), key=lambda d: natural_key(d.id)):
             self.doors.add_row(door.id, [door.name, door.x1, door.y1, door.x2, door.y2])
 
-        self.handoffs = FeatureTable([Column("Name", "text", "Hand-off"), Column("Kind", "text", "power"),
-                                      Column("x (m)"), Column("y (m)")], "Add hand-off point")
+        self.handoffs = FeatureTable([_name("HandOff", "Hand-off"), Column("Kind", "text", "power", ("HandOff", "kind")),
+                                      Column("x (m)", limit=("HandOff", "x")), Column("y (m)", limit=("HandOff", "y"))],
+                                     "Add hand-off point")
         for handoff in sorted(doc.handoffs.values(), key=lambda h: natural_key(h.id)):
             self.handoffs.add_row(handoff.id, [handoff.name, handoff.kind, handoff.x, handoff.y])
 
@@ -101,7 +124,7 @@ class HallFeaturesDialog(QDialog):
     def accept(self) -> None:
         try:
             self._command = self._build()
-        except InvalidCell as exc:
+        except (InvalidCell, Refusal) as exc:
             QMessageBox.warning(self, "Hall features", str(exc))
             return
         super().accept()
@@ -128,8 +151,6 @@ class HallFeaturesDialog(QDialog):
         wanted = {}
         for obj_id, (name, *values), polygon in self.zones.rows():
             rect, ratings = values[:4], values[4:]
-            if any(v < 0 for v in ratings):
-                raise InvalidCell(f"zone {name}: ratings cannot be negative")
             zone = Zone(id=obj_id or "", name=name, polygon=polygon or self._rect(rect, name),
                         **dict(zip(_ZONE_FIELDS, ratings)))
             wanted[obj_id or f"new-zone-{len(wanted)}"] = zone

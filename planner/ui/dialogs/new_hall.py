@@ -1,7 +1,8 @@
 """The New hall dialog: the few facts a surveyor knows first (size or outline, floor rating).
 
 Columns, more zones and doors follow in the hall-features dialog, which stays available from
-the Plan menu, so everything entered here can be changed later.
+the Plan menu, so everything entered here can be changed later. Ranges and lengths come from
+the format's bounds table; OK refuses a name the file would refuse.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QLabel,
-    QLineEdit,
+    QMessageBox,
     QRadioButton,
     QVBoxLayout,
     QWidget,
@@ -22,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from planner.model.document import Document
 from planner.model.objects import Point, Zone
-from planner.ui.dialogs.parts import ok_cancel
+from planner.ui.dialogs.parts import bounded_line, bounded_spin, ok_cancel, text_problem_for
 
 _ZONE_DEFAULTS = {f.name: f.default for f in fields(Zone)}
 
@@ -44,18 +45,18 @@ class NewHallDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("New hall")
-        self.project = QLineEdit("Untitled project")
-        self.hall = QLineEdit("Hall 1")
+        self.project = bounded_line("Meta", "project", "Untitled project")
+        self.hall = bounded_line("Meta", "hall", "Hall 1")
         self.rectangle = QRadioButton("Rectangle, width × depth:")
         self.polygon = QRadioButton("Draw the outline on the plan, corner by corner")
         self.rectangle.setChecked(True)
         group = QButtonGroup(self)
         group.addButton(self.rectangle)
         group.addButton(self.polygon)
-        self.width_m = spin(24.0, 500.0, "m", minimum=1.0)
-        self.depth_m = spin(18.0, 500.0, "m", minimum=1.0)
-        self.rating_kpa = spin(_ZONE_DEFAULTS["rating_kpa"], 100.0, "kPa", 1)
-        self.tile_kn = spin(_ZONE_DEFAULTS["tile_rating_kn"], 50.0, "kN", 1)
+        self.width_m = bounded_spin("HallFileContent", "outline", 24.0, "m", minimum=1.0)
+        self.depth_m = bounded_spin("HallFileContent", "outline", 18.0, "m", minimum=1.0)
+        self.rating_kpa = bounded_spin("Zone", "rating_kpa", _ZONE_DEFAULTS["rating_kpa"], "kPa", 1)
+        self.tile_kn = bounded_spin("Zone", "tile_rating_kn", _ZONE_DEFAULTS["tile_rating_kn"], "kN", 1)
         self.tile_kn.setSpecialValueText("slab (no tiles)")
         self.polygon.toggled.connect(lambda on: (self.width_m.setEnabled(not on), self.depth_m.setEnabled(not on)))
 
@@ -77,6 +78,14 @@ class NewHallDialog(QDialog):
         layout.addWidget(note)
         layout.addWidget(buttons)
         self.setMinimumWidth(420)
+
+    def accept(self) -> None:
+        for label, field, edit in (("Project", "project", self.project), ("Hall", "hall", self.hall)):
+            problem = text_problem_for(label, "Meta", field, edit.text().strip())
+            if problem:
+                QMessageBox.warning(self, "New hall", problem)
+                return
+        super().accept()
 
     def draw_outline(self) -> bool:
         return self.polygon.isChecked()

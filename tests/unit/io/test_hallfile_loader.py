@@ -182,7 +182,10 @@ def test_from_collections_refuses_bad_ids(example_doc):
 
 
 def test_text_the_fast_decoder_cannot_take_goes_the_checked_way(example_data):
-    example_data["meta"]["notes"] = "\ud800"  # a lone surrogate: json.loads has always taken it
-    assert loads(json.dumps(example_data, ensure_ascii=False)).meta.notes == "\ud800"
+    # A lone surrogate: msgspec cannot take it, json.loads can; it is no text (a plan holding
+    # one could never be saved as UTF-8), so the checked path refuses it where it is.
+    example_data["meta"]["notes"] = "\ud800"
+    with pytest.raises(HallFileError, match=r"^\$\.meta\.notes: holds a lone surrogate"):
+        loads(json.dumps(example_data, ensure_ascii=False))
     with pytest.raises(HallFileError, match="UTF-8"):
         loads(b'{"format": "hall", "version": 1, "meta": {"notes": "\xff"}}')
