@@ -41,6 +41,19 @@ MENU_ORDER = ("&File", "&Edit", "&View", "&Plan", "&Help")
 APP_TITLE = "Hall Planner"
 STATUS_TIMEOUT_MS = 6000
 
+#: Default dock sizes (px) before a saved layout is restored. Side columns run the full height:
+#: the palette with the rack elevation under it on the left (drops into a rack a short drag
+#: away), the properties over the undo history on the right; the findings and the cables share
+#: the strip under the plan. At 1400 × 900 the elevation shows a 52U rack whole at its smallest
+#: scale (the palette scrolls by a row if it must), the properties show a rack's fields and
+#: figures without scrolling, and the findings FINDINGS_ROWS rows.
+LEFT_WIDTH = 300
+RIGHT_WIDTH = 340
+ELEVATION_HEIGHT = 532
+PROPERTIES_HEIGHT = 610
+FINDINGS_ROWS = 6.5
+FINDINGS_SHARE = 0.58
+
 
 def _plain(title: str) -> str:
     return title.replace("&", "").strip().lower()
@@ -70,12 +83,16 @@ class MainWindow(QMainWindow):
         self._build_plan_menu()
 
         session.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        # a message about the edit before (a refusal, "Assigned 4 racks…") is stale once the
+        # stack moves: undo, redo or a new edit (one that reports itself does so after its push)
+        session.undo_stack.indexChanged.connect(self.statusBar().clearMessage)
         self.files.path_changed.connect(self.update_title)
         self.update_title()
         self.resize(1400, 900)
         for module_name in EXTENSIONS:
             importlib.import_module(module_name).attach(self)
         self._build_help_menu()
+        self._arrange_docks()
         self._restore_layout()
 
     # ------------------------------------------------------------ contract API
@@ -98,29 +115,61 @@ class MainWindow(QMainWindow):
 
     # ---------------------------------------------------------------- building
     def _build_docks(self) -> None:
+        # the side columns take the corners, so they run from the menu bar to the status bar and
+        # the bottom docks (findings, cables) sit under the plan only
+        for corner, area in ((Qt.Corner.TopLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea),
+                             (Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea),
+                             (Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea),
+                             (Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)):
+            self.setCorner(corner, area)
+
         self.palette_widget = PaletteWidget(self.session)
         self.palette_dock = QDockWidget("Equipment", self)
         self.palette_dock.setObjectName("palette_dock")
         self.palette_dock.setWidget(self.palette_widget)
         self.add_dock(self.palette_dock, Qt.DockWidgetArea.LeftDockWidgetArea)
 
+        # built (and so refreshed on a change) in this order: properties, then the elevation
         self.properties_dock = PropertiesDock(self.session, self)
         self.properties_dock.status_message.connect(self.show_status)
         self.add_dock(self.properties_dock)
         self.elevation_dock = ElevationDock(self.session, self)
         self.elevation_dock.status_message.connect(self.show_status)
-        self.add_dock(self.elevation_dock)
-
+        self.add_dock(self.elevation_dock, Qt.DockWidgetArea.LeftDockWidgetArea)  # under the palette
         self.undo_dock = QDockWidget("Undo history", self)
         self.undo_dock.setObjectName("undo_dock")
         undo_view = QUndoView(self.session.undo_stack)
         undo_view.setEmptyLabel("<opened plan>")
         self.undo_dock.setWidget(undo_view)
         self.add_dock(self.undo_dock)
-        self.tabifyDockWidget(self.properties_dock, self.undo_dock)
-        self.properties_dock.raise_()
-        self.resizeDocks([self.palette_dock, self.properties_dock], [270, 340], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.properties_dock, self.elevation_dock], [330, 560], Qt.Orientation.Vertical)
+
+    def _arrange_docks(self) -> None:
+        """Default dock sizes, once the extensions have added theirs (a saved layout overrides)."""
+        self.resizeDocks([self.palette_dock, self.properties_dock], [LEFT_WIDTH, RIGHT_WIDTH],
+                         Qt.Orientation.Horizontal)
+        column = self.height() - self.menuBar().sizeHint().height() - self.statusBar().sizeHint().height()
+        tree = self.palette_widget.tree
+        rows = sum(1 + tree.topLevelItem(g).childCount() for g in range(tree.topLevelItemCount()))
+        palette = (rows * max(tree.sizeHintForRow(0), 1) + 2 * tree.frameWidth()
+                   + self.palette_widget.filter_edit.sizeHint().height() + 40)
+        palette = max(min(palette, column - ELEVATION_HEIGHT), column // 4)
+        self.resizeDocks([self.palette_dock, self.elevation_dock], [palette, column - palette],
+                         Qt.Orientation.Vertical)
+        self.resizeDocks([self.properties_dock, self.undo_dock],
+                         [PROPERTIES_HEIGHT, max(column - PROPERTIES_HEIGHT, 80)], Qt.Orientation.Vertical)
+        findings = getattr(self, "findings_dock", None)
+        if findings is not None:
+            table = findings.table
+            chrome = findings.sizeHint().height() - table.sizeHint().height()
+            height = (chrome + table.horizontalHeader().sizeHint().height() + 2 * table.frameWidth()
+                      + round(FINDINGS_ROWS * table.verticalHeader().defaultSectionSize()))
+            self.resizeDocks([findings], [height], Qt.Orientation.Vertical)
+            cables = getattr(self, "cable_dock", None)
+            if cables is not None and self.dockWidgetArea(cables) == self.dockWidgetArea(findings):
+                width = self.width() - LEFT_WIDTH - RIGHT_WIDTH
+                self.resizeDocks([findings, cables], [round(width * FINDINGS_SHARE),
+                                                      round(width * (1 - FINDINGS_SHARE))],
+                                 Qt.Orientation.Horizontal)
 
     def _build_status_bar(self) -> None:
         self._cursor_label = QLabel("")

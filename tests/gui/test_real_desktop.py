@@ -1,0 +1,252 @@
+"""Smoke test on a real X server: the xcb platform plugin a user's desktop loads, real mouse events.
+
+Every other GUI test runs offscreen, which never loads Qt's xcb plugin (and so never finds the
+libxcb-* libraries it needs missing) and never runs a real drag-and-drop. This one starts Xvfb
+on a free display and runs a child Python process with QT_QPA_PLATFORM=xcb (this pytest process
+stays offscreen). The child opens the main window on a small plan and drives it with X input
+events injected by xdotool (XTEST): it presses the mouse on a rack type in the palette, moves
+the pointer in steps onto bare floor and releases it there, so Qt's own QDrag carries the drop;
+then it presses Ctrl+Z with the plan focused (falling back to the undo action when the key does
+not arrive) and reports what happened as one JSON line.
+
+Needs Xvfb and xdotool (Debian: apt-get install xvfb xdotool, and the libxcb-* libraries that
+.ci/run lists); skipped where either is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.xcb
+
+PLAN = Path(__file__).resolve().parents[1] / "data" / "shell_hall.hall"
+RACK_TYPE = "rack-600x1200-48u"
+#: Bare floor of shell_hall.hall (a 30 × 18 m hall whose racks stand near x 2–5 m, y 4–5.4 m).
+DROP_AT_M = (15.0, 12.0)
+SCREEN = "1600x1000x24"
+XVFB_START_S = 10
+CHILD_TIMEOUT_S = 40
+
+
+@contextmanager
+def xvfb_display(log_path: Path):
+    """Start Xvfb on the first free display (it reports the number on a pipe); stop it after."""
+    read_fd, write_fd = os.pipe()
+    with open(log_path, "wb") as log:
+        server = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", SCREEN,
+                                   "-nolisten", "tcp"],
+                                  pass_fds=(write_fd,), stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    os.close(write_fd)
+    try:
+        number = b""
+        deadline = time.monotonic() + XVFB_START_S
+        while not number.endswith(b"\n") and time.monotonic() < deadline:
+            ready, _, _ = select.select([read_fd], [], [], 0.2)
+            if ready:
+                chunk = os.read(read_fd, 16)
+                if not chunk:
+                    break
+                number += chunk
+        if not number.strip().isdigit():
+            server.kill()
+            server.wait(5)
+            pytest.fail(f"Xvfb did not report a display within {XVFB_START_S} s:\n"
+                        f"{log_path.read_text(errors='replace')}")
+        yield f":{number.strip().decode()}"
+    finally:
+        os.close(read_fd)
+        if server.poll() is None:
+            server.terminate()  # lets Xvfb remove its lock file and socket
+            try:
+                server.wait(5)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        server.wait(5)
+
+
+def test_palette_drop_and_undo_with_real_x_events(tmp_path):
+    missing = [tool for tool in ("Xvfb", "xdotool") if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"{' and '.join(missing)} not installed: the real-desktop (xcb) smoke test needs "
+                    "them (Debian: apt-get install xvfb xdotool, see .ci/run)")
+    started = time.monotonic()
+    with xvfb_display(tmp_path / "xvfb.log") as display:
+        env = dict(os.environ)
+        for name in ("WAYLAND_DISPLAY", "QT_SCALE_FACTOR", "QT_SCREEN_SCALE_FACTORS",
+                     "QT_AUTO_SCREEN_SCALE_FACTOR", "QT_ENABLE_HIGHDPI_SCALING"):
+            env.pop(name, None)
+        env.update(QT_QPA_PLATFORM="xcb", DISPLAY=display, PYTHONFAULTHANDLER="1",
+                   XDG_RUNTIME_DIR=str(tmp_path / "runtime"),
+                   XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"))
+        (tmp_path / "runtime").mkdir(mode=0o700)
+        try:
+            child = subprocess.run([sys.executable, __file__, str(PLAN), str(DROP_AT_M[0]), str(DROP_AT_M[1])],
+                                   check=False, env=env, cwd=tmp_path, stdin=subprocess.DEVNULL,
+                                   capture_output=True, text=True, timeout=CHILD_TIMEOUT_S)
+        except subprocess.TimeoutExpired as exc:
+            stderr = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr
+            pytest.fail(f"the xcb child did not finish within {CHILD_TIMEOUT_S} s; its stderr:\n{stderr}")
+    detail = f"exit code {child.returncode}\nstdout:\n{child.stdout}\nstderr:\n{child.stderr}"
+    lines = [line for line in child.stdout.splitlines() if line.startswith("{")]
+    assert child.returncode == 0 and lines, f"the xcb child failed: {detail}"
+    result = json.loads(lines[-1])
+    assert result["platform"] == "xcb", detail
+    assert result["error"] is None, detail
+    assert result["racks_after_drop"] == result["racks_before"] + 1, detail
+    assert result["added_rack_type"] == RACK_TYPE, detail
+    # Ctrl+Z is a real key press through X; the undo action stands in only where the window
+    # could not be made active (no window manager hands it the focus)
+    assert result["undo_via"] == "key" or not result["window_active"], detail
+    assert result["racks_after_undo"] == result["racks_before"], detail
+    assert time.monotonic() - started < 60, detail
+
+
+# ------------------------------------------------------------------ the child (runs on xcb)
+def _child(plan_path: str, x_m: float, y_m: float) -> dict:
+    from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from planner.io import load
+    from planner.ui.app import application
+    from planner.ui.main_window import MainWindow
+    from planner.ui.plan.palette import KEY_ROLE
+    from planner.ui.plan.units import to_scene
+    from planner.ui.session import DocumentSession
+
+    result: dict = {"platform": None, "error": None, "racks_before": None, "racks_after_drop": None,
+                    "added_rack_type": None, "undo_via": None, "racks_after_undo": None, "notes": []}
+
+    def wait(predicate, timeout_s: float) -> bool:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+            if predicate():
+                return True
+            time.sleep(0.01)
+        return predicate()
+
+    def drive(steps: list[tuple[list[str], int]], timeout_s: float) -> None:
+        """Run ``xdotool`` steps from timers, each followed by its pause (ms), so they go on while
+        Qt sits in the nested event loop of a drag (QDrag.exec) that the steps themselves start."""
+        state = {"next": 0, "done": False}
+
+        def step() -> None:
+            if state["next"] == len(steps):
+                state["done"] = True
+                return
+            argv, pause_ms = steps[state["next"]]
+            state["next"] += 1
+            done = subprocess.run(["xdotool", *argv], check=False, capture_output=True, text=True,
+                                  timeout=5)
+            if done.returncode != 0:
+                result["error"] = f"xdotool {' '.join(argv)}: exit {done.returncode}: {done.stderr.strip()}"
+                state["done"] = True
+                return
+            QTimer.singleShot(pause_ms, step)
+
+        QTimer.singleShot(0, step)
+        if not wait(lambda: state["done"], timeout_s):
+            result["error"] = f"xdotool steps stuck at {state['next']} of {len(steps)}"
+
+    def screen_xy(widget, point) -> tuple[int, int]:
+        """Device pixels on the X screen of ``point`` in ``widget``'s coordinates."""
+        global_point = widget.mapToGlobal(point)
+        ratio = widget.devicePixelRatioF()
+        return round(global_point.x() * ratio), round(global_point.y() * ratio)
+
+    app = application()
+    result["platform"] = QApplication.platformName()
+    window = MainWindow(DocumentSession(load(plan_path)))
+    session = window.session
+    window.resize(1400, 900)
+    window.move(0, 0)
+    window.show()
+    window.raise_()
+    window.activateWindow()
+    if not wait(lambda: window.windowHandle() is not None and window.windowHandle().isExposed(), 10):
+        result["error"] = "the main window was never exposed"
+        return result
+    window.plan_view.fit_to_hall()
+    wait(lambda: False, 0.3)  # let the layout and the fit settle
+
+    # ---------------------------------------------------------------- drag from the palette
+    tree = window.palette_widget.tree
+    entry = next((tree.topLevelItem(g).child(c) for g in range(tree.topLevelItemCount())
+                  for c in range(tree.topLevelItem(g).childCount())
+                  if tree.topLevelItem(g).child(c).data(0, KEY_ROLE) == RACK_TYPE), None)
+    if entry is None:
+        result["error"] = f"{RACK_TYPE} is not in the palette"
+        return result
+    tree.scrollToItem(entry)
+    wait(lambda: False, 0.1)
+    start = screen_xy(tree.viewport(), tree.visualItemRect(entry).center())
+    plan = window.plan_view
+    end = screen_xy(plan.viewport(), plan.mapFromScene(to_scene(x_m, y_m)))
+    result["from_xy"], result["to_xy"] = start, end
+    racks = session.doc.racks
+    before = set(racks)
+    result["racks_before"] = len(before)
+
+    steps: list[tuple[list[str], int]] = [(["mousemove", str(start[0]), str(start[1])], 150),
+                                          (["mousedown", "1"], 150)]
+    for i in range(1, 4):  # past the start-drag distance, slowly, so the view starts its drag
+        steps.append((["mousemove", str(start[0] + 6 * i), str(start[1] + 2 * i)], 60))
+    count = 24
+    for i in range(1, count + 1):
+        x = round(start[0] + (end[0] - start[0]) * i / count)
+        y = round(start[1] + (end[1] - start[1]) * i / count)
+        steps.append((["mousemove", str(x), str(y)], 40))
+    for dx in (2, -2, 0):  # a few moves over the target: drag-enter, then drag-move there
+        steps.append((["mousemove", str(end[0] + dx), str(end[1])], 80))
+    steps.append((["mouseup", "1"], 200))
+    drive(steps, 20)
+    if result["error"]:
+        return result
+    wait(lambda: len(racks) == len(before) + 1, 5)
+    result["racks_after_drop"] = len(racks)
+    added = set(racks) - before
+    if len(added) == 1:
+        result["added_rack_type"] = racks[next(iter(added))].type
+    if len(racks) != len(before) + 1:
+        result["notes"].append(f"status bar: {window.statusBar().currentMessage()!r}")
+        return result
+
+    # ------------------------------------------------------------------------------- undo
+    if not plan.hasFocus():
+        window.activateWindow()
+        plan.setFocus()
+        wait(plan.hasFocus, 2)
+    result["plan_focused"] = plan.hasFocus()
+    result["window_active"] = window.isActiveWindow()
+    drive([(["key", "ctrl+z"], 100)], 5)
+    if wait(lambda: len(racks) == len(before), 3):
+        result["undo_via"] = "key"
+    else:
+        focus = QApplication.focusWidget()
+        result["notes"].append(f"ctrl+z did not undo (focus: {type(focus).__name__ if focus else None}); "
+                               "used the undo action")
+        window.undo_action.trigger()
+        wait(lambda: len(racks) == len(before), 2)
+        result["undo_via"] = "action"
+    result["racks_after_undo"] = len(racks)
+    session.undo_stack.setClean()
+    window.close()
+    wait(lambda: False, 0.1)
+    del app
+    return result
+
+
+if __name__ == "__main__":
+    outcome = _child(sys.argv[1], float(sys.argv[2]), float(sys.argv[3]))
+    print(json.dumps(outcome), flush=True)
+    sys.exit(0)
