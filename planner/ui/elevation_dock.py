@@ -2,7 +2,9 @@
 
 Drag a device up or down to another U (one ``move_device`` command on release, refused with a
 status message when it does not fit); drop a type from the palette onto a U to mount it there
-(``place_device``). Like every view it draws from the model and refreshes from ``changed``.
+(``place_device``). Like every view it draws from the model and refreshes from ``changed``, but
+only for edits of the rack shown (its name, type or devices): moving racks around the plan, or
+editing any of the other 11k devices of a large hall, leaves it alone.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from PySide6.QtWidgets import QDockWidget, QScrollArea, QWidget
 from planner.commands import Change, Refusal
 from planner.commands.edits import move_device, place_device
 from planner.model.catalog import IN_RACK_KINDS, NODE, RACK_CDU, RACK_PDU, STORAGE, SWITCH
-from planner.model.document import Document
+from planner.model.document import Document, prefix_of
 from planner.model.objects import Device
 from planner.ui.session import DocumentSession
 
@@ -37,6 +39,8 @@ TOP = 28
 BOTTOM = 10
 BAY_WIDTH = 200
 CHANNEL_WIDTH = 34
+#: Fields of a rack the elevation shows (the title, and the number of U from the type).
+SHOWN_RACK_FIELDS = {"name", "type"}
 KIND_COLOURS = {NODE: "#cfe8cf", SWITCH: "#cfe0f5", STORAGE: "#e3d7f0", RACK_PDU: "#f6dcc0", RACK_CDU: "#c9ecec"}
 
 
@@ -49,6 +53,8 @@ class ElevationWidget(QWidget):
         super().__init__(parent)
         self.session = session
         self.rack_id: str | None = None
+        #: The devices of the rack shown when it was last set, to recognise edits that take one out.
+        self.device_ids: set[str] = set()
         self.setAcceptDrops(True)
         self.setMouseTracking(True)
         self._drag: tuple[str, int] | None = None  # device id, grab offset in U
@@ -61,6 +67,7 @@ class ElevationWidget(QWidget):
 
     def set_rack(self, rack_id: str | None) -> None:
         self.rack_id = rack_id if rack_id in self.doc.racks else None
+        self.device_ids = {d.id for d in self.doc.devices_in(self.rack_id)} if self.rack_id else set()
         self._drag = self._ghost = None
         self.updateGeometry()
         self.adjustSize()
@@ -328,8 +335,19 @@ class ElevationDock(QDockWidget):
 
     def _on_changed(self, change: Change) -> None:
         rack_id = self.elevation.rack_id
-        if rack_id is not None and rack_id not in self.session.doc.racks:
+        if rack_id is None:
+            return
+        if rack_id not in self.session.doc.racks:
             self.elevation.set_rack(None)
-        elif rack_id is not None and (rack_id in change.touched or change.catalog
-                                      or any(i.startswith("dev-") for i in change.touched)):
+        elif change.catalog or self._concerns(change, rack_id):
             self.elevation.set_rack(rack_id)
+
+    def _concerns(self, change: Change, rack_id: str) -> bool:
+        """Whether an edit changes what the elevation of ``rack_id`` shows: the rack's name or type,
+        or a device that is, or was, in it."""
+        if rack_id in change.added or change.modified.get(rack_id, set()) & SHOWN_RACK_FIELDS:
+            return True
+        devices = self.session.doc.devices
+        return any(prefix_of(i) == "dev" and (i in self.elevation.device_ids
+                                              or (i in devices and devices[i].rack == rack_id))
+                   for i in change.touched)

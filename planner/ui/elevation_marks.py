@@ -1,5 +1,10 @@
 """Red/amber marks in the rack elevation: a transparent layer over the elevation widget that
-outlines the devices (and the rack) named by findings, using the widget's own geometry."""
+outlines the devices (and the rack) named by findings, using the widget's own geometry.
+
+The layer is a child of the elevation, so it repaints whenever the elevation does (a new rack,
+an edit of the rack shown); on its own it repaints only when a findings update changes the
+severity of the rack shown or of a device in it.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,9 @@ from PySide6.QtCore import QEvent, QObject, QRectF, Qt
 from PySide6.QtGui import QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
+from planner.model.document import prefix_of
 from planner.ui.plan.items import SEVERITY_COLOURS
-from planner.ui.validation import LiveValidator
+from planner.ui.validation import FindingsUpdate, LiveValidator
 
 
 class ElevationMarks(QWidget):
@@ -21,9 +27,7 @@ class ElevationMarks(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
         elevation.installEventFilter(self)
-        live.updated.connect(self.update)
-        live.session.changed.connect(self.update)
-        live.session.selection_changed.connect(self.update)
+        live.updated.connect(self._on_update)
         self.resize(elevation.size())
         self.show()
 
@@ -32,25 +36,34 @@ class ElevationMarks(QWidget):
             self.resize(self.elevation.size())
         return False
 
+    def _on_update(self, update: FindingsUpdate) -> None:
+        rack_id = getattr(self.elevation, "rack_id", None)
+        if rack_id is None:
+            return
+        devices = self.live.session.doc.devices
+        if update.full or any(s == rack_id or (prefix_of(s) == "dev" and s in devices and devices[s].rack == rack_id)
+                              for s in update.marks):
+            self.update()
+
     def marked(self) -> dict[str, QRectF]:
         """Rectangles to outline, by severity-bearing id: devices of the shown rack, or the rack."""
         rack_id = getattr(self.elevation, "rack_id", None)
         doc = self.live.session.doc
         if rack_id is None or rack_id not in doc.racks:
             return {}
-        worst = self.live.severity_by_id()
+        severity = self.live.severity
         rects: dict[str, QRectF] = {}
         devices = doc.devices_in(rack_id)
         zero_u = [d for d in devices if doc.catalog[d.type].height_u == 0]
         for device in devices:
-            if device.id not in worst:
+            if not severity(device.id):
                 continue
             height = doc.catalog[device.type].height_u
             if height:
                 rects[device.id] = self.elevation.u_rect(device.u, height)
             else:
                 rects[device.id] = self.elevation.channel_rect(zero_u.index(device), len(zero_u))
-        if rack_id in worst:
+        if severity(rack_id):
             total = self.elevation.rack_units()
             rects[rack_id] = self.elevation.u_rect(1, total).adjusted(-3, -3, 3, 3)
         return rects
@@ -59,9 +72,8 @@ class ElevationMarks(QWidget):
         rects = self.marked()
         if not rects:
             return
-        worst = self.live.severity_by_id()
         painter = QPainter(self)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         for obj_id, rect in rects.items():
-            painter.setPen(QPen(SEVERITY_COLOURS[worst[obj_id]], 3))
+            painter.setPen(QPen(SEVERITY_COLOURS[self.live.severity(obj_id)], 3))
             painter.drawRect(rect.adjusted(1.5, 1.5, -1.5, -1.5))

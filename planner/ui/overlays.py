@@ -3,8 +3,10 @@ power per rack, busbar loading as % of the derated rating, CDU loops coloured by
 cable tray fill against the fill limit.
 
 Each overlay is one PlanScene layer that paints from the model through the live validator's
-cached figures, so it costs nothing while hidden and repaints after each edit. A legend in
-the view's corner explains the colours of the overlays shown.
+cached figures, so it costs nothing while hidden and repaints after each edit. What the floor,
+power and busbar overlays draw is worked out once per edit and batched per colour, and their
+figures are written only where legible, so panning and zooming a 1,000-rack hall with an
+overlay on stays smooth. A legend in the view's corner explains the colours of the overlays shown.
 
 The tray overlay draws each stretch of every loaded tray (``Context.tray_loads``) as a thick
 band over the cable bundle of that tray (the cable layer draws bundles beside the rack centre
@@ -17,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PySide6.QtCore import QEvent, QLineF, QObject, QPointF, QRectF, Qt
-from PySide6.QtGui import QAction, QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QAction, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QGraphicsItem,
@@ -34,6 +37,7 @@ from planner.model.document import Document
 from planner.rules.engine import CDU, subjects
 from planner.rules.figures import cdu_figures, cdu_position, feed_figures, floor_load_kpa
 from planner.ui.cable_layer import BUNDLE_OFFSET_M, RAIL_OFFSET_M
+from planner.ui.plan.items import lod_of
 from planner.ui.plan.units import SCENE_PER_M, m, to_scene
 from planner.ui.validation import LiveValidator
 
@@ -60,13 +64,39 @@ TRAY_MIN_PIXELS = 5.0
 #: Tray labels: text height on screen (pixels), and never smaller than this on the plan (m).
 TRAY_LABEL_PIXELS = 12.0
 TRAY_LABEL_MIN_M = 0.12
+#: Figures on the floor, power and busbar overlays are written from this height on screen (pixels):
+#: smaller, a thousand of them cost 15 ms a repaint and read as grey specks.
+LABEL_MIN_PIXELS = 5.0
+
+
+def band_index(ratio: float) -> int:
+    return next(k for k, (limit, _colour, _text) in enumerate(BANDS) if ratio <= limit)
 
 
 def band_colour(ratio: float) -> QColor:
-    return next(colour for limit, colour, _ in BANDS if ratio <= limit)
+    return BANDS[band_index(ratio)][1]
 
 
+def _translucent(colour: QColor) -> QColor:
+    faded = QColor(colour)
+    faded.setAlpha(240)
+    return faded
+
+
+def _bar_pen(colour: QColor) -> QPen:
+    pen = QPen(colour, m(0.12))
+    pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+    return pen
+
+
+#: Per load band: the fill of a rack's box and the pen of a busbar's bar.
+_BOX_FILLS = [_translucent(colour) for _limit, colour, _text in BANDS]
+_BAR_PENS = [_bar_pen(colour) for _limit, colour, _text in BANDS]
+
+
+@lru_cache(maxsize=64)
 def _font(size_m: float) -> QFont:
+    """The label font at ``size_m`` metres tall (kept: a repaint writes a thousand labels)."""
     font = QFont("DejaVu Sans")
     font.setPixelSize(max(1, round(m(size_m))))
     return font
@@ -107,6 +137,9 @@ class OverlayLayer(QGraphicsItem):
         self.setZValue(Z_OVERLAY)
         self._rect = QRectF()
         self._tray_plan: _TrayPlan | None = None
+        self._figures: _Figures | None = None
+        self._loops: list[tuple[QColor, list[QLineF], QPainterPath, QPointF, str]] | None = None
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)  # the exposed rect
         self.refresh()
 
     @property
@@ -131,7 +164,7 @@ class OverlayLayer(QGraphicsItem):
         if rect != self._rect:
             self.prepareGeometryChange()
             self._rect = rect
-        self._tray_plan = None
+        self._tray_plan = self._figures = self._loops = None
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -139,83 +172,124 @@ class OverlayLayer(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        {FLOOR: self._paint_floor, POWER: self._paint_power, BUSBAR: self._paint_busbars,
-         LOOPS: self._paint_loops, TRAYS: self._paint_trays}[self.kind](painter)
+        if self.kind in (FLOOR, POWER, BUSBAR):
+            self._paint_figures(painter, option.exposedRect)
+        elif self.kind == LOOPS:
+            self._paint_loops(painter)
+        else:
+            self._paint_trays(painter)
 
-    def _box(self, painter: QPainter, obj, ratio: float, text: str) -> None:
-        x0, y0, x1, y1 = self.doc.rack_bounds(obj)
-        rect = QRectF(to_scene(x0, y0), to_scene(x1, y1))
-        colour = QColor(band_colour(ratio))
-        colour.setAlpha(240)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(colour)
-        painter.drawRect(rect)
-        painter.setPen(_TEXT)
-        painter.setFont(_font(min(0.15, (x1 - x0) / 5.0)))
-        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, f"{obj.name}\n{text}")
+    # ------------------------------------------------- floor, power, busbars
+    def _paint_figures(self, painter: QPainter, exposed: QRectF) -> None:
+        """Boxes or bars from the plan made after the last edit; the figures written on them only
+        where they are legible (at least LABEL_MIN_PIXELS tall) and on screen."""
+        if self._figures is None:
+            self._figures = self._box_figures() if self.kind in (FLOOR, POWER) else self._busbar_figures()
+        figures = self._figures
+        for pen, brush, shapes in figures.batches:
+            painter.setPen(pen)
+            if brush is None:
+                painter.drawLines(shapes)
+            else:
+                painter.setBrush(brush)
+                painter.drawRects(shapes)
+        lod = lod_of(painter)
+        for box, text, size_m, plate in figures.labels:
+            if lod * m(size_m) < LABEL_MIN_PIXELS or not box.intersects(exposed):
+                continue
+            if plate:
+                _label(painter, box.bottomLeft(), text, size_m)
+            else:
+                painter.setPen(_TEXT)
+                painter.setFont(_font(size_m))
+                painter.drawText(box, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, text)
 
-    def _paint_floor(self, painter: QPainter) -> None:
+    def _box_figures(self) -> _Figures:
+        """Floor load or power per rack (and floor unit): a box coloured by load, named and numbered."""
+        batches: dict[int, list[QRectF]] = {}
+        labels: list[tuple[QRectF, str, float, bool]] = []
+        for obj, ratio, text in (self._floor_loads() if self.kind == FLOOR else self._powers()):
+            x0, y0, x1, y1 = self.doc.rack_bounds(obj)
+            rect = QRectF(to_scene(x0, y0), to_scene(x1, y1))
+            batches.setdefault(band_index(ratio), []).append(rect)
+            labels.append((rect, f"{obj.name}\n{text}", min(0.15, (x1 - x0) / 5.0), False))
+        no_pen = QPen(Qt.PenStyle.NoPen)
+        return _Figures([(no_pen, _BOX_FILLS[k], rects) for k, rects in sorted(batches.items())], labels)
+
+    def _floor_loads(self) -> Iterator[tuple[object, float, str]]:
         ctx, doc = self.live.context, self.doc
         for rack in doc.racks.values():
             zone = ctx.zone_of(rack.id)
             figs = ctx.rack(rack.id)
             kpa, _area = floor_load_kpa(figs.weight_kg, figs.width_m, figs.depth_m, doc.basis)
-            ratio = kpa / zone.rating_kpa if zone and zone.rating_kpa > 0 else 0.0
-            self._box(painter, rack, ratio, f"{kpa:.1f} kPa")
+            yield rack, kpa / zone.rating_kpa if zone and zone.rating_kpa > 0 else 0.0, f"{kpa:.1f} kPa"
         for unit in doc.floor_units.values():
             item = doc.catalog[unit.type]
             zone = ctx.zone_of(unit.id)
             kpa, _area = floor_load_kpa(item.weight_kg, item.width_m, item.depth_m, doc.basis)
-            ratio = kpa / zone.rating_kpa if zone and zone.rating_kpa > 0 else 0.0
-            self._box(painter, unit, ratio, f"{kpa:.1f} kPa")
+            yield unit, kpa / zone.rating_kpa if zone and zone.rating_kpa > 0 else 0.0, f"{kpa:.1f} kPa"
 
-    def _paint_power(self, painter: QPainter) -> None:
+    def _powers(self) -> Iterator[tuple[object, float, str]]:
         ctx, doc = self.live.context, self.doc
         powers = {r: ctx.rack(r).power_w(doc.basis) for r in doc.racks}
         largest = max(powers.values(), default=0.0) or 1.0
         for rack_id, power in powers.items():
             limit = ctx.rack(rack_id).max_power_w or largest
-            self._box(painter, doc.racks[rack_id], power / limit, f"{power / 1000:.1f} kW")
+            yield doc.racks[rack_id], power / limit, f"{power / 1000:.1f} kW"
 
-    def _paint_busbars(self, painter: QPainter) -> None:
+    def _busbar_figures(self) -> _Figures:
+        """Each busbar as a bar coloured by its loading (the worse of normal and failover under 2N),
+        labelled with both."""
         ctx, doc = self.live.context, self.doc
         failover = doc.basis.redundancy == "2N"
+        batches: dict[int, list[QLineF]] = {}
+        labels: list[tuple[QRectF, str, float, bool]] = []
         for bus in doc.busbars.values():
             feed = feed_figures(ctx, bus.id)
             if feed.derated_a <= 0:
                 continue
             normal = feed.normal_a / feed.derated_a
             worst = feed.failover_a / feed.derated_a if failover else normal
-            pen = QPen(band_colour(worst), m(0.12))
-            pen.setCapStyle(Qt.PenCapStyle.FlatCap)
-            painter.setPen(pen)
             start, end = to_scene(bus.x1, bus.y1), to_scene(bus.x2, bus.y2)
-            painter.drawLine(start, end)
+            batches.setdefault(band_index(worst), []).append(QLineF(start, end))
             text = f"{bus.name}: {normal:.0%}" + (f" · failover {worst:.0%}" if failover else "")
-            _label(painter, QPointF(min(start.x(), end.x()), min(start.y(), end.y()) - m(0.08)), text, 0.16)
+            corner = QPointF(min(start.x(), end.x()), min(start.y(), end.y()) - m(0.08))
+            labels.append((_plate(corner, text, 0.16), text, 0.16, True))
+        return _Figures([(_BAR_PENS[k], None, lines) for k, lines in sorted(batches.items())], labels)
 
     def _paint_loops(self, painter: QPainter) -> None:
+        """Each CDU as a disc with lines to the racks on its loop, coloured by its load (the worse
+        of heat and flow), drawn from the plan made after the last edit."""
+        if self._loops is None:
+            self._loops = self._plan_loops()
+        lod = lod_of(painter)
+        for colour, lines, dots, origin, text in self._loops:
+            painter.setPen(QPen(colour, m(0.06)))
+            painter.setBrush(colour)
+            painter.drawLines(lines)
+            painter.drawPath(dots)
+            painter.setPen(QPen(_TEXT, m(0.02)))
+            painter.drawEllipse(origin, m(0.2), m(0.2))
+            if lod * m(0.18) >= LABEL_MIN_PIXELS:
+                _label(painter, QPointF(origin.x() - m(0.2), origin.y() - m(0.25)), text, 0.18)
+
+    def _plan_loops(self) -> list[tuple[QColor, list[QLineF], QPainterPath, QPointF, str]]:
         ctx, doc = self.live.context, self.doc
+        loops = []
         for cdu_id in subjects(doc, CDU):
             cdu = cdu_figures(ctx, cdu_id)
             ratios = [cdu.liquid_w / cdu.capacity_w if cdu.capacity_w else 0.0,
                       cdu.flow_required_lpm / cdu.flow_rated_lpm if cdu.flow_rated_lpm else 0.0]
             load = max(ratios)
-            colour = band_colour(load)
-            x, y = cdu_position(doc, cdu_id)
-            origin = to_scene(x, y)
-            painter.setPen(QPen(colour, m(0.06)))
-            painter.setBrush(colour)
+            origin = to_scene(*cdu_position(doc, cdu_id))
+            lines, dots = [], QPainterPath()
             for rack_id in ctx.racks_on_cdu(cdu_id):
                 rack = doc.racks[rack_id]
                 end = to_scene(rack.x, rack.y)
-                painter.drawLine(origin, end)
-                painter.drawEllipse(end, m(0.07), m(0.07))
-            painter.setBrush(colour)
-            painter.setPen(QPen(_TEXT, m(0.02)))
-            painter.drawEllipse(origin, m(0.2), m(0.2))
-            _label(painter, QPointF(origin.x() - m(0.2), origin.y() - m(0.25)), f"{cdu.name} {load:.0%}", 0.18)
-
+                lines.append(QLineF(origin, end))
+                dots.addEllipse(end, m(0.07), m(0.07))
+            loops.append((band_colour(load), lines, dots, origin, f"{cdu.name} {load:.0%}"))
+        return loops
 
     # ----------------------------------------------------------------- trays
     @staticmethod
@@ -290,6 +364,16 @@ class OverlayLayer(QGraphicsItem):
             if best is not None:
                 labels.append((best, text))
         return _TrayPlan(scale, width, [batches[key] for key in sorted(batches)], size_m, labels)
+
+
+@dataclass
+class _Figures:
+    """What the floor, power or busbar overlay paints until the next edit: shapes batched per
+    (pen, brush) — lines when there is no brush, else rectangles — and labels as (box, text,
+    text height in metres, drawn on a white plate)."""
+
+    batches: list[tuple[QPen, QColor | None, list]]
+    labels: list[tuple[QRectF, str, float, bool]]
 
 
 @dataclass

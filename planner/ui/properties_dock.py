@@ -6,6 +6,12 @@ y, put several racks on one feed). The dock never edits the model itself: it pus
 SetFields or the ``planner.commands.edits`` gesture (move_device, assign) on the session, and
 refreshes from ``changed`` like every other view. Other parts add read-only "Figures" (power,
 floor load …) through ``set_figures_provider``.
+
+It refreshes only for edits that can change what it shows: the selected objects, the rack of a
+selected device, the devices of a selected rack (its figures), any rack or device while a
+busbar or CDU's totals are shown, and the busbars and CDUs listed as feed and loop choices.
+The choices are kept between refreshes (listing the rack CDUs means looking at every device of
+the hall), so nudging a selected rack does not rebuild them.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from PySide6.QtWidgets import (
 from planner.commands import Change, Command, Refusal, SetFields
 from planner.commands.edits import assign, move_device
 from planner.model.catalog import RACK_CDU, ROW_CDU, SWITCH
-from planner.model.document import Document, natural_key
+from planner.model.document import Document, natural_key, prefix_of
 from planner.model.objects import ROLES, ROTATIONS, BusbarRun, Device, FloorUnit, Rack
 from planner.ui.display_units import from_display, length_unit, to_display
 from planner.ui.session import DocumentSession
@@ -65,6 +71,13 @@ class PropertiesDock(QDockWidget):
         self._figures_provider: FiguresProvider | None = None
         self._ids: list[str] = []
         self._filling = False
+        #: What the dock shows depends on: these ids, and any object of these id prefixes.
+        self._watched: set[str] = set()
+        self._watched_kinds: set[str] = set()
+        #: Feed and loop choices (kept until a busbar, a CDU or a rack CDU's rack changes), and
+        #: what each combo box was last filled with (it is refilled only when that differs).
+        self._choice_cache: dict[str, list[tuple[str, Any]]] = {}
+        self._filled: dict[str, tuple[bool, list[tuple[str, Any]]]] = {}
 
         self.heading = QLabel("Nothing selected")
         self.heading.setWordWrap(True)
@@ -101,7 +114,7 @@ class PropertiesDock(QDockWidget):
 
         session.selection_changed.connect(lambda _ids: self.refresh())
         session.changed.connect(self._on_changed)
-        session.reset.connect(self.refresh)
+        session.reset.connect(self._on_reset)
         self.refresh()
 
     # ------------------------------------------------------------ contract API
@@ -126,10 +139,58 @@ class PropertiesDock(QDockWidget):
         return [self.doc.get(i) for i in self._ids if i in self.doc]
 
     # ---------------------------------------------------------------- refresh
+    def _on_reset(self) -> None:
+        self._choice_cache.clear()  # another plan: other busbars and CDUs
+        self.refresh()
+
     def _on_changed(self, change: Change) -> None:
-        touched = change.touched
-        if change.catalog or change.basis or touched & set(self._ids) or any(i.startswith(("bus-", "fu-", "dev-")) for i in touched):
+        if self._forget_choices(change) or self._concerns(change):
             self.refresh()
+
+    def _concerns(self, change: Change) -> bool:
+        """Whether an edit can change the fields, figures or choices shown."""
+        if change.catalog or change.basis:
+            return True
+        touched = change.touched
+        if touched & self._watched:
+            return True
+        devices = self.doc.devices
+        for obj_id in touched:
+            prefix = prefix_of(obj_id)
+            if prefix in self._watched_kinds:
+                return True
+            if prefix == "dev" and obj_id in devices and devices[obj_id].rack in self._watched:
+                return True  # a device put into a selected rack
+        return False
+
+    def _forget_choices(self, change: Change) -> bool:
+        """Drop the cached feed / loop choices an edit can change; whether any were dropped."""
+        if not self._choice_cache:
+            return False
+        if change.catalog:
+            self._choice_cache.clear()
+            return True
+        prefixes = {prefix_of(i) for i in change.touched}
+        dropped = False
+        if "bus" in prefixes:
+            for name in ("feed_a", "feed_b"):
+                dropped = self._choice_cache.pop(name, None) is not None or dropped
+        cdus = self._choice_cache.get("cdu")
+        if cdus is not None and ("fu" in prefixes or self._changes_rack_cdus(change, {v for _t, v in cdus})):
+            del self._choice_cache["cdu"]
+            dropped = True
+        return dropped
+
+    def _changes_rack_cdus(self, change: Change, listed: set[str]) -> bool:
+        """Whether an edit touches a listed rack CDU, adds one, or renames a rack ("CDU1 in R01")."""
+        devices, catalog = self.doc.devices, self.doc.catalog
+        for obj_id in change.touched:
+            prefix = prefix_of(obj_id)
+            if obj_id in listed or (prefix == "rack" and "name" in change.modified.get(obj_id, ())):
+                return True
+            if prefix == "dev" and obj_id in devices and catalog[devices[obj_id].type].kind == RACK_CDU:
+                return True
+        return False
 
     def refresh(self) -> None:
         """Show the current selection's fields and values."""
@@ -141,6 +202,22 @@ class PropertiesDock(QDockWidget):
         finally:
             self._filling = False
         self._fill_figures(objs)
+        self._watch(objs)
+
+    def _watch(self, objs: list[Any]) -> None:
+        """Note which edits can change what is now shown (see ``_concerns``)."""
+        doc = self.doc
+        watched = {o.id for o in objs}
+        kinds: set[str] = set()
+        watched.update(o.rack for o in objs if isinstance(o, Device))  # "… in R01"
+        if len(objs) == 1 and self._figures_provider is not None:
+            obj = objs[0]
+            if isinstance(obj, Rack):
+                watched.update(d.id for d in doc.devices_in(obj.id))
+            elif isinstance(obj, (BusbarRun, FloorUnit)) or (isinstance(obj, Device)
+                                                            and doc.catalog[obj.type].kind == RACK_CDU):
+                kinds.update(("rack", "dev"))  # totals over the racks it serves
+        self._watched, self._watched_kinds = watched, kinds
 
     def _applies(self, name: str, objs: list[Any]) -> bool:
         if not objs:
@@ -189,14 +266,21 @@ class PropertiesDock(QDockWidget):
                 self._fill_combo(name, editor, objs, shared, len(values) > 1)
 
     def _choices(self, name: str, objs: list[Any]) -> list[tuple[str, Any]]:
+        if name in _ASSIGN_FIELDS:
+            if name not in self._choice_cache:
+                self._choice_cache[name] = self._assign_choices(name)
+            return self._choice_cache[name]
         doc = self.doc
         if name == "type":
             kind = doc.catalog[objs[0].type].kind
             return [(item.name, item.key) for item in doc.catalog.of_kind(kind)]
-        if name == "rotation":
-            return [(f"{r}°", r) for r in ROTATIONS]
         if name == "role":
             return [(NONE_TEXT, "")] + [(role, role) for role in ROLES]
+        return [(f"{r}°", r) for r in ROTATIONS]
+
+    def _assign_choices(self, name: str) -> list[tuple[str, Any]]:
+        """The busbars of one side, or every CDU (row CDUs and rack CDUs), by name."""
+        doc = self.doc
         if name in ("feed_a", "feed_b"):
             side = "A" if name == "feed_a" else "B"
             buses = sorted((b for b in doc.busbars.values() if b.side == side), key=lambda b: natural_key(b.name))
@@ -207,11 +291,14 @@ class PropertiesDock(QDockWidget):
         return [(NONE_TEXT, None)] + sorted(cdus, key=lambda c: natural_key(c[0]))
 
     def _fill_combo(self, name: str, combo: QComboBox, objs: list[Any], shared: Any, mixed: bool) -> None:
-        combo.clear()
-        if mixed:
-            combo.addItem(SEVERAL, SEVERAL)
-        for text, value in self._choices(name, objs):
-            combo.addItem(text, value)
+        choices = self._choices(name, objs)
+        if self._filled.get(name) != (mixed, choices):
+            combo.clear()
+            if mixed:
+                combo.addItem(SEVERAL, SEVERAL)
+            for text, value in choices:
+                combo.addItem(text, value)
+            self._filled[name] = (mixed, choices)
         combo.setCurrentIndex(0 if mixed else max(combo.findData(shared), 0))
 
     def _fill_figures(self, objs: list[Any]) -> None:

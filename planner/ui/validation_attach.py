@@ -15,7 +15,7 @@ from planner.ui.basis_dialog import edit_basis
 from planner.ui.elevation_marks import ElevationMarks
 from planner.ui.findings_dock import FindingsDock
 from planner.ui.overlays import TRAYS, OverlayController
-from planner.ui.validation import LiveValidator
+from planner.ui.validation import FindingsUpdate, LiveValidator
 
 if TYPE_CHECKING:
     from planner.ui.main_window import MainWindow
@@ -37,12 +37,19 @@ def attach(window: MainWindow) -> None:
     counts.setObjectName("findings_counts")
     window.statusBar().addPermanentWidget(counts)
 
-    def show_findings(_findings: object = None) -> None:
-        window.plan_view.plan_scene.set_findings(live.severity_by_id())
+    scene = window.plan_view.plan_scene
+
+    def show_findings(update: FindingsUpdate) -> None:
+        """Re-mark only the subjects whose worst severity changed (all of them after a full run)."""
+        if update.full:
+            scene.set_findings(live.severity_by_id())
+        else:
+            scene.update_findings(update.marks)
         counts.setText(live.summary())
 
     live.updated.connect(show_findings)
-    show_findings()
+    scene.set_findings(live.severity_by_id())
+    counts.setText(live.summary())
 
     file_menu = window.menu("&File")
     action = file_menu.addAction("Design &basis…")

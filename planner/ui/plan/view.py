@@ -10,15 +10,15 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence, QPainter
-from PySide6.QtWidgets import QApplication, QGraphicsView, QWidget
+from PySide6.QtGui import QAction, QKeySequence, QPainter, QPaintEvent
+from PySide6.QtWidgets import QApplication, QGraphicsView, QStyleOptionGraphicsItem, QWidget
 
 from planner.model.catalog import RACK
 from planner.model.document import prefix_of
 from planner.model.geometry import extents
 from planner.ui.plan.editing import MOVABLE_PREFIXES, PlanEditor
-from planner.ui.plan.items import PlanItem
-from planner.ui.plan.overlays import PreviewItem, RouteItem, paint_scale_bar
+from planner.ui.plan.items import FootprintItem, PlanItem
+from planner.ui.plan.overlays import BATCH_BELOW_LOD, PreviewItem, RouteItem, paint_scale_bar
 from planner.ui.plan.scene import PlanScene
 from planner.ui.plan.units import SCENE_PER_M, m, snap_m, to_model, to_scene
 from planner.ui.session import DocumentSession
@@ -171,6 +171,12 @@ class PlanView(QGraphicsView):
         if notches:
             self._zoom(ZOOM_STEP ** notches)
         event.accept()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        # decided here, as the one place every change of zoom (wheel, fit, centring) passes through
+        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(self.transform())
+        self.plan_scene.batch_footprints(lod < BATCH_BELOW_LOD)
+        super().paintEvent(event)
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
         super().scrollContentsBy(dx, dy)
@@ -407,6 +413,8 @@ class PlanView(QGraphicsView):
             item = self.plan_scene.item_for(obj_id)
             if item is not None:
                 item.setPos(start + offset)
+                if isinstance(item, FootprintItem):
+                    self.plan_scene.footprints.track(item)  # zoomed out, the batch draws it
 
     def _anchor_corner(self) -> tuple[float, float]:
         """The point of the grabbed object that snaps to the grid: footprint corner or line start."""
