@@ -34,6 +34,9 @@ CORE_COLOUR = "#555555"
 RAIL_OFFSET_M = 0.035
 BUNDLE_OFFSET_M = 0.22
 Z_CABLES = 50
+#: Around a changed stretch, how much more to repaint: half the widest bundle pen (17 px) at the
+#: plan's fit zoom of a 32k-GPU hall (about 8 px/m), rounded up.
+REPAINT_MARGIN_M = 1.5
 
 #: (tier, rail, x1, y1, x2, y2): one stretch of tray in metres, endpoints rounded to 1 cm.
 Segment = tuple[str, int, float, float, float, float]
@@ -88,7 +91,10 @@ class CableLayer(QGraphicsItem):
         for key, before in touched.items():
             self._restyle(key, before, self.segments[key])
         self._update_rect(fresh, touched)
-        self.update()
+        if fresh:
+            self.update()
+        elif touched:
+            self.update(self._area(touched))
 
     def _restyle(self, key: Segment, before: int, after: int) -> None:
         """Move a segment's line to the batch of its new width (or drop it with its last cable)."""
@@ -111,6 +117,16 @@ class CableLayer(QGraphicsItem):
         shift = to_scene(BUNDLE_OFFSET_M) + (rail if rail else 9) * to_scene(RAIL_OFFSET_M)
         dx, dy = (0.0, shift) if abs(y2 - y1) <= abs(x2 - x1) else (shift, 0.0)
         return QLineF(to_scene(x1) + dx, to_scene(y1) + dy, to_scene(x2) + dx, to_scene(y2) + dy)
+
+    @staticmethod
+    def _area(keys: dict[Segment, int]) -> QRectF:
+        """Where the touched segments are drawn, widened by the widest cosmetic pen at the
+        smallest zoom (a repaint of that stretch only, not of the whole plan)."""
+        area = QRectF()
+        for key in keys:
+            area = area.united(QRectF(CableLayer._line(key).p1(), CableLayer._line(key).p2()).normalized())
+        pad = to_scene(REPAINT_MARGIN_M)
+        return area.adjusted(-pad, -pad, pad, pad)
 
     def _update_rect(self, fresh: bool, touched: dict[Segment, int]) -> None:
         """The bounding rectangle grows with new segments (and is made anew from a fresh build)."""
