@@ -137,13 +137,16 @@ class Router:
         for pair in [p for p in stale if p[0] not in self.places or p[1] not in self.places]:
             stale.discard(pair)
             self._forget(pair)
+        before = {True: set(self.cross_x), False: set(self.cross_y)}
         crossings_moved = self._set_crossings()
+        added = {True: set(self.cross_x) - before[True], False: set(self.cross_y) - before[False]}
+        removed = {True: before[True] - set(self.cross_x), False: before[False] - set(self.cross_y)}
         changed: dict[RackPair, bool] = {}
         for pair in self._paths if crossings_moved else stale:
             old = self._paths[pair]
             # paths along one row (two points) or inside a rack (one) never use a crossing, and
             # one between rows changes only where its best crossing does
-            if pair not in stale and (len(old[1]) != 4 or self._crossing(pair) == self._crossing_on(pair, old[1])):
+            if pair not in stale and (len(old[1]) != 4 or self._keeps_crossing(pair, old[1], added, removed)):
                 continue
             new = self._tray_path(*pair)
             if new != old or pair in stale:
@@ -151,15 +154,28 @@ class Router:
                 changed[pair] = new[0] != old[0]
         return changed
 
+    def _keeps_crossing(self, pair: RackPair, points: list[Point], added: dict[bool, set[float]],
+                        removed: dict[bool, set[float]]) -> bool:
+        """Whether a path between rows keeps its crossing after the crossings changed: it did not
+        use a removed one, and, when it crossed between its two racks (the first crossing there,
+        ``_best_crossing``), no added one lies between its near end and that crossing. A path
+        that crossed outside its racks is routed again."""
+        pa, pb = self.places[pair[0]], self.places[pair[1]]
+        along_x = pa.along_x
+        used = points[1][0] if along_x else points[1][1]
+        if used in removed[along_x]:
+            return False
+        lo = min(pa.x, pb.x) if along_x else min(pa.y, pb.y)
+        hi = max(pa.x, pb.x) if along_x else max(pa.y, pb.y)
+        if not lo - 1e-9 <= used <= hi + 1e-9:
+            return self._crossing(pair) == used
+        return not any(lo - 1e-9 <= c < used for c in added[along_x])
+
     def _crossing(self, pair: RackPair) -> float:
         pa, pb = self.places[pair[0]], self.places[pair[1]]
         if pa.along_x:
             return self._best_crossing(self.cross_x, pa.x, pb.x)
         return self._best_crossing(self.cross_y, pa.y, pb.y)
-
-    def _crossing_on(self, pair: RackPair, points: list[Point]) -> float:
-        """Where a path between rows crosses (its second point, along the first rack's row)."""
-        return points[1][0] if self.places[pair[0]].along_x else points[1][1]
 
     def _forget(self, pair: RackPair) -> None:
         del self._paths[pair]
@@ -235,8 +251,12 @@ class Router:
         return choose_media(self.media, length_m, switch_to_switch, self.ethernet)
 
     def length(self, a_device: str, b_device: str) -> float:
-        """The cable length to order for this route: run plus slack, rounded up to the centimetre."""
-        return self.rounded(self.run(a_device, b_device)[0])
+        """The cable length to order for this route: run plus slack, rounded up to the centimetre.
+        (``run`` without its polyline: N8 asks this of every cable of a moved network rack.)"""
+        a_rack, b_rack = self.devices[a_device].rack, self.devices[b_device].rack
+        if a_rack == b_rack:
+            return self.rounded(abs(self.height_m(a_device) - self.height_m(b_device)))
+        return self.rounded(self._rise(a_device) + self._rise(b_device) + self.tray_path(a_rack, b_rack)[0])
 
     def rounded(self, run_m: float) -> float:
         return math.ceil(self.with_slack(run_m) * 100 - 1e-6) / 100
