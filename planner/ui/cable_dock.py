@@ -344,7 +344,7 @@ class CableDock(QDockWidget):
         self.table.scrollTo(index)
 
     def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        self._show_route(self.model.data(current, _USER) if current.isValid() else None)
+        self._show_route(self.model.data(current, _USER) if current.isValid() else None, focus=True)
 
     def _plan_changed(self, change: Change) -> None:
         """Redraw the highlighted route when its cable, its devices or their racks changed."""
@@ -358,11 +358,12 @@ class CableDock(QDockWidget):
         if near & change.touched or change.basis or change.outline:
             self._show_route(link.id)
 
-    def _show_route(self, link_id: str | None) -> None:
+    def _show_route(self, link_id: str | None, focus: bool = False) -> None:
         if self.plan_view is None:
             return
         if link_id is None or link_id not in self.session.doc.links:
             self.plan_view.clear_route()
             return
-        result = route(self.session.doc, self.session.doc.links[link_id])
-        self.plan_view.show_route(result.polyline)
+        link = self.session.doc.links[link_id]
+        result = route(self.session.doc, link)
+        self.plan_view.show_route(result.polyline, (link.a_device, link.b_device), focus=focus)

@@ -64,9 +64,9 @@ TRAY_MIN_PIXELS = 5.0
 #: Tray labels: text height on screen (pixels), and never smaller than this on the plan (m).
 TRAY_LABEL_PIXELS = 12.0
 TRAY_LABEL_MIN_M = 0.12
-#: Figures on the floor, power and busbar overlays are written from this height on screen (pixels):
-#: smaller, a thousand of them cost 15 ms a repaint and read as grey specks.
-LABEL_MIN_PIXELS = 5.0
+#: Figures on the floor, power, busbar and loop overlays are written from this height on screen
+#: (pixels, as the plan's names): smaller, they read as grey specks (and a thousand cost 15 ms a repaint).
+LABEL_MIN_PIXELS = 8.0
 
 
 def band_index(ratio: float) -> int:

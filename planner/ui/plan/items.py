@@ -20,6 +20,7 @@ from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
+    QFontMetricsF,
     QPainter,
     QPainterPath,
     QPainterPathStroker,
@@ -44,10 +45,15 @@ LOD_DETAIL = 1.5
 NAME_FONT_MAX = 24
 MIN_TEXT_PIXELS = 8
 
+#: A trunk tray's cable bundle starts this far (m) past a network rack's centre (the cable
+#: layer's BUNDLE_OFFSET_M): the rack's name keeps short of it.
+TRUNK_CLEAR_M = 0.2
+
 #: Drawn width of a busbar run, scene units (8 cm).
 BUSBAR_WIDTH = m(0.08)
 
-Z_ZONE, Z_OBSTACLE, Z_MARK, Z_FLOOR, Z_BUSBAR, Z_ASSIGN = 0, 5, 6, 20, 30, 40
+#: Columns and walls lie over racks and floor units: one standing where a rack is must show.
+Z_ZONE, Z_MARK, Z_FLOOR, Z_OBSTACLE, Z_BUSBAR, Z_ASSIGN = 0, 6, 20, 25, 30, 40
 
 SEVERITY_COLOURS = {"error": QColor(215, 30, 30), "warning": QColor(235, 150, 0)}
 SELECTION_COLOUR = QColor(20, 110, 230)
@@ -133,6 +139,11 @@ class PlanItem(QGraphicsItem):
         return normal if isinstance(normal, QPen) else _cosmetic(normal, 1)
 
 
+#: Drawn around a footprint (its cosmetic outline, a badge on its corner), scene units. The
+#: bounding rect stays this close: a rubber band selects what wholly encloses it.
+_BOUNDS_MARGIN = 8
+
+
 class FootprintItem(PlanItem):
     """A rack or floor unit: a rectangle at the object's centre, front edge marked."""
 
@@ -159,7 +170,7 @@ class FootprintItem(PlanItem):
         if rect != self._rect:
             self.prepareGeometryChange()
             self._rect = rect
-            self._bounds = rect.adjusted(-8, -8, 8, 8)
+            self._bounds = rect.adjusted(-_BOUNDS_MARGIN, -_BOUNDS_MARGIN, _BOUNDS_MARGIN, _BOUNDS_MARGIN)
         fx, fy = FRONT_DIRECTION[obj.rotation % 360]
         hx, hy = m(ex) / 2, m(ey) / 2
         if fx == 0:
@@ -168,9 +179,11 @@ class FootprintItem(PlanItem):
         else:
             x = fx * hx
             self._front = QLineF(x, -hy, x, hy)
+        self._name_box = self.name_box(obj.rotation)
         self._name_font = QFont(_LABEL_FONT)
-        fitting = self._rect.width() / (0.65 * max(3, len(obj.name)))
+        fitting = self._name_box.width() / (0.65 * max(3, len(obj.name)))
         self._name_font.setPixelSize(max(6, min(NAME_FONT_MAX, int(fitting))))
+        self._badge = QRectF()
         self.setPos(to_scene(obj.x, obj.y))
         self.update()
         if self.observer is not None:
@@ -203,14 +216,42 @@ class FootprintItem(PlanItem):
         if lod * self._name_font.pixelSize() >= MIN_TEXT_PIXELS:
             self.paint_labels(painter, lod)
         if self.severity and lod >= LOD_NAMES:
-            self._paint_badge(painter)
+            self._paint_badge(painter, lod)
 
-    def _paint_badge(self, painter: QPainter) -> None:
+    def name_box(self, rotation: int) -> QRectF:
+        """Where the name is written (the footprint; racks keep clear of trunk trays)."""
+        return QRectF(self._rect)
+
+    def name_rect(self, lod: float) -> QRectF:
+        """The name's drawn extent at this level of detail (scene units)."""
+        metrics = QFontMetricsF(self._name_font)
+        name = self.model().name
+        width, height = metrics.horizontalAdvance(name), metrics.height()
+        box = self._name_box
+        return QRectF(box.center().x() - width / 2, box.center().y() - height / 2, width, height)
+
+    def badge_rect(self, lod: float) -> QRectF:
+        """Where the finding badge goes: the first corner of the footprint clear of the name (the
+        name wins), else a smaller one on the top-right corner (within the item's margin)."""
+        r = min(self._rect.width(), self._rect.height()) * 0.18
+        inset = QPointF(r * 1.2, r * 1.2)
+        name = self.name_rect(lod) if lod * self._name_font.pixelSize() >= MIN_TEXT_PIXELS else QRectF()
+        rect = self._rect
+        corners = (rect.topRight() + QPointF(-inset.x(), inset.y()), rect.topLeft() + inset,
+                   rect.bottomRight() - inset, rect.bottomLeft() + QPointF(inset.x(), -inset.y()))
+        for centre in corners:
+            badge = QRectF(centre.x() - r, centre.y() - r, 2 * r, 2 * r)
+            if name.isNull() or not badge.intersects(name):
+                return badge
+        r = min(r, _BOUNDS_MARGIN)
+        return QRectF(rect.right() - r, rect.top() - r, 2 * r, 2 * r)
+
+    def _paint_badge(self, painter: QPainter, lod: float) -> None:
         colour = SEVERITY_COLOURS.get(self.severity)
         if colour is None:
             return
-        r = min(self._rect.width(), self._rect.height()) * 0.18
-        centre = self._rect.topRight() + QPointF(-r * 1.2, r * 1.2)
+        badge = self.badge_rect(lod)
+        r, centre = badge.width() / 2, badge.center()
         painter.setPen(Qt.NoPen)
         painter.setBrush(colour)
         painter.drawEllipse(centre, r, r)
@@ -222,7 +263,7 @@ class FootprintItem(PlanItem):
     def paint_labels(self, painter: QPainter, lod: float) -> None:
         painter.setPen(_TEXT_COLOUR)
         painter.setFont(self._name_font)
-        painter.drawText(self._rect, Qt.AlignCenter, self.model().name)
+        painter.drawText(self._name_box, Qt.AlignCenter, self.model().name)
 
 
 class RackItem(FootprintItem):
@@ -239,6 +280,7 @@ class RackItem(FootprintItem):
         rack = self.model()
         devices = doc.devices_in(self.obj_id)
         kinds = {doc.catalog[d.type].kind for d in devices}
+        self._network = "switch" in kinds
         self._content_fill = next((self._FILL_BY_CONTENT[k] for k in ("node", "switch", "storage")
                                    if k in kinds), self.fill)
         gpus = sum(doc.catalog[d.type].gpus for d in devices)
@@ -249,14 +291,34 @@ class RackItem(FootprintItem):
     def fill_colour(self) -> QColor:
         return self._content_fill
 
+    def name_box(self, rotation: int) -> QRectF:
+        """A network rack has a cross-aisle (trunk) tray over it, its bundle drawn from
+        TRUNK_CLEAR_M past the centre towards +x (rows along x) or +y: the name keeps to the other side."""
+        rect = QRectF(self._rect)
+        if getattr(self, "_network", False):
+            if rotation % 180 == 0:
+                rect.setRight(min(rect.right(), m(TRUNK_CLEAR_M)))
+            else:
+                rect.setBottom(min(rect.bottom(), m(TRUNK_CLEAR_M)))
+        return rect
+
+    def name_rect(self, lod: float) -> QRectF:
+        if lod < LOD_DETAIL:
+            return super().name_rect(lod)
+        metrics = QFontMetricsF(self._name_font)
+        width, height = metrics.horizontalAdvance(self.model().name), metrics.height()
+        box = self._name_box
+        return QRectF(box.center().x() - width / 2, box.center().y() - height, width, height)
+
     def paint_labels(self, painter: QPainter, lod: float) -> None:
         rack = self.model()
         painter.setPen(_TEXT_COLOUR)
         painter.setFont(self._name_font)
         if lod < LOD_DETAIL:
-            painter.drawText(self._rect, Qt.AlignCenter, rack.name)
+            painter.drawText(self._name_box, Qt.AlignCenter, rack.name)
             return
-        top = QRectF(self._rect.x(), self._rect.y(), self._rect.width(), self._rect.height() / 2)
+        box = self._name_box
+        top = QRectF(box.x(), box.y(), box.width(), box.height() / 2)
         painter.drawText(top, Qt.AlignHCenter | Qt.AlignBottom, rack.name)
         painter.setFont(_SMALL_FONT)
         painter.drawText(top.translated(0, top.height()), Qt.AlignHCenter | Qt.AlignTop, self._summary)
@@ -287,7 +349,9 @@ class BusbarItem(PlanItem):
         if line != self._line:
             self.prepareGeometryChange()
             self._line = line
+            # the label may sit on either side of the run, from its start
             self._bounds = QRectF(line.p1(), line.p2()).normalized().adjusted(-30, -30, 30, 30)
+            self._bounds = self._bounds.united(QRectF(line.p1(), line.p1()).adjusted(-m(2.5), -40, m(2.5), 40))
         style = Qt.SolidLine if bus.side == "A" else Qt.DashLine
         self._pens = (_cosmetic(self._colour, 2, style),
                       QPen(self._colour, BUSBAR_WIDTH, style, Qt.FlatCap))
@@ -318,8 +382,38 @@ class BusbarItem(PlanItem):
             bus = self.model()
             painter.setFont(_LABEL_FONT)
             painter.setPen(self._label_colour)
-            start = self._line.p1()
-            painter.drawText(QPointF(start.x(), start.y() - BUSBAR_WIDTH), f"{bus.name} ({bus.side})")
+            painter.drawText(self.label_rect(), Qt.AlignLeft | Qt.AlignVCenter, f"{bus.name} ({bus.side})")
+
+    def label_rect(self) -> QRectF:
+        """Where the name goes: at the run's start, on the side away from the racks' cable bundle.
+        The cable layer draws a row's bundle beside the rack centre line towards +y (+x for rows
+        along y), so a run along the +y edge of its racks has the bundle against it: its label
+        goes on the outside, below the run (right of it)."""
+        bus = self.model()
+        text = f"{bus.name} ({bus.side})"
+        metrics = QFontMetricsF(_LABEL_FONT)
+        width, height = metrics.horizontalAdvance(text) + 2, metrics.height()
+        start, end = self._line.p1(), self._line.p2()
+        if start.x() > end.x() or (start.x() == end.x() and start.y() > end.y()):
+            start, end = end, start
+        gap = BUSBAR_WIDTH / 2 + 2
+        along_x = abs(end.y() - start.y()) <= abs(end.x() - start.x())
+        outside = self._racks_before(start, end, along_x)
+        if along_x:
+            top = start.y() + gap if outside else start.y() - gap - height
+            return QRectF(start.x(), top, width, height)
+        left = start.x() + gap if outside else start.x() - gap - width
+        return QRectF(left, start.y(), width, height)
+
+    def _racks_before(self, start: QPointF, end: QPointF, along_x: bool) -> bool:
+        """Whether racks stand just on the −y side of the run (−x for a run along y)."""
+        scene = self.scene()
+        if scene is None:
+            return False
+        mid = (start + end) / 2
+        probe = QRectF(mid.x() - m(0.1), mid.y() - m(0.5), m(0.2), m(0.4)) if along_x else \
+            QRectF(mid.x() - m(0.5), mid.y() - m(0.1), m(0.4), m(0.2))
+        return any(isinstance(item, FootprintItem) for item in scene.items(probe, Qt.IntersectsItemShape))
 
 
 class ZoneItem(PlanItem):
@@ -377,7 +471,7 @@ class ZoneItem(PlanItem):
 
 
 class ObstacleItem(PlanItem):
-    """A column or wall: solid dark fill."""
+    """A column or wall: solid dark fill, drawn over racks (a column where a rack stands shows)."""
 
     def __init__(self, doc_provider, obj_id: str) -> None:
         super().__init__(doc_provider, obj_id)
@@ -462,12 +556,14 @@ class HandOffItem(PlanItem):
 
     def sync(self) -> None:
         handoff = self.model()
+        self.prepareGeometryChange()
+        self._label_box = self.label_rect().adjusted(-2, -2, 2, 2)
         self.setPos(to_scene(handoff.x, handoff.y))
         self.update()
 
     def boundingRect(self) -> QRectF:
         r = self.RADIUS + 4
-        return QRectF(-r, -r, 2 * r, 2 * r)
+        return QRectF(-r, -r, 2 * r, 2 * r).united(self._label_box)
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
@@ -488,7 +584,12 @@ class HandOffItem(PlanItem):
         if lod_of(painter) >= LOD_DETAIL:
             painter.setPen(colour.darker(160))
             painter.setFont(_SMALL_FONT)
-            painter.drawText(QPointF(self.RADIUS + 4, 4), handoff.name)
+            painter.drawText(self.label_rect(), Qt.AlignHCenter | Qt.AlignTop, handoff.name)
+
+    def label_rect(self) -> QRectF:
+        """The name, centred under the disc (beside it, it ran under the next hand-off's disc)."""
+        width = QFontMetricsF(_SMALL_FONT).horizontalAdvance(self.model().name) + 2
+        return QRectF(-width / 2, self.RADIUS + 2, width, _SMALL_FONT.pixelSize() * 1.4)
 
 
 ITEM_CLASSES: dict[str, type[PlanItem]] = {

@@ -27,6 +27,9 @@ MIME_TYPE = "application/x-hallplanner-type"
 ZOOM_STEP = 1.25
 #: Zoom limits in screen pixels per metre.
 MIN_PIXELS_PER_M, MAX_PIXELS_PER_M = 0.5, 2000.0
+#: A picked cable's route is fitted with this margin (m), but zoomed in no further than rack
+#: names and the racks around it read well (pixels per metre).
+ROUTE_MARGIN_M, ROUTE_MAX_PIXELS_PER_M = 1.5, 90.0
 
 
 class PlanView(QGraphicsView):
@@ -55,6 +58,7 @@ class PlanView(QGraphicsView):
         self.preview = PreviewItem()
         self.plan_scene.addItem(self.preview)
         self._route: RouteItem | None = None
+        self._route_ends: tuple[str, ...] = ()
         self._snap = True
         self._space = False
         self._mode = ""
@@ -216,15 +220,55 @@ class PlanView(QGraphicsView):
         return round(snap_m(x - ex / 2) + ex / 2, 6), round(snap_m(y - ey / 2) + ey / 2, 6)
 
     # ----------------------------------------------------------------- routes
-    def show_route(self, points_m: list[tuple[float, float]]) -> None:
+    def show_route(self, points_m: list[tuple[float, float]], ends: tuple[str, str] = (),
+                   focus: bool = False) -> None:
+        """Highlight a cable's route: ``points_m`` is its tray path (``Router.route(...).polyline``),
+        ``ends`` its two devices (their racks are outlined and named at the drops). With ``focus``
+        (the user picked the cable) the view fits the route and end A's device is selected, so
+        the elevation dock shows it; a redraw after an edit leaves view and selection alone."""
         self.clear_route()
-        self._route = RouteItem(points_m)
+        doc = self.session.doc
+        devices = [doc.devices[d] for d in ends if d in doc.devices]
+        racks, labels = [], None
+        for device in devices:
+            item = self.plan_scene.item_for(device.rack)
+            if isinstance(item, FootprintItem):
+                racks.append(item.footprint()[0])
+        if len(devices) == 2:
+            labels = tuple(f"{side} · {doc.racks[d.rack].name} U{d.u} {d.name}" if d.rack in doc.racks
+                           else f"{side} · {d.name}" for side, d in zip("AB", devices))
+        self._route = RouteItem(points_m, racks, labels)
+        self._route_ends = tuple(d.rack for d in devices)
         self.plan_scene.addItem(self._route)
+        if focus:
+            self.fit_scene_rect(self._route.route_rect(), ROUTE_MARGIN_M, ROUTE_MAX_PIXELS_PER_M)
+            if devices:
+                self.session.select({devices[0].id})
+
+    def route_ends(self) -> tuple[str, ...]:
+        """The racks at the ends of the highlighted route (outlined on the plan)."""
+        return self._route_ends if self._route is not None else ()
 
     def clear_route(self) -> None:
         if self._route is not None:
             self.plan_scene.removeItem(self._route)
             self._route = None
+            self._route_ends = ()
+
+    def fit_scene_rect(self, rect: QRectF, margin_m: float, max_pixels_per_m: float) -> None:
+        """Centre on ``rect`` and zoom to fit it with ``margin_m`` around, but no closer than
+        ``max_pixels_per_m`` (a short route is shown with its surroundings)."""
+        if rect.isNull():
+            return
+        self._auto_fit = False
+        self.fitInView(rect.adjusted(-m(margin_m), -m(margin_m), m(margin_m), m(margin_m)), Qt.KeepAspectRatio)
+        ppm = self.pixels_per_m()
+        limit = min(max_pixels_per_m, MAX_PIXELS_PER_M)
+        if ppm > limit or ppm < MIN_PIXELS_PER_M:
+            factor = min(max(ppm, MIN_PIXELS_PER_M), limit) / ppm
+            self.scale(factor, factor)
+        self.centerOn(rect.center())
+        self.viewport().update()
 
     # -------------------------------------------------------- polygon capture
     def start_polygon_capture(self) -> None:
