@@ -26,7 +26,7 @@ from planner.commands.checks import (
     check_outline,
 )
 from planner.model.basis import DesignBasis
-from planner.model.catalog import CatalogItem, builtin_catalog
+from planner.model.catalog import PORT_FACES, CatalogItem, builtin_catalog
 from planner.model.document import Document
 from planner.model.objects import Meta
 from planner.model.typed import as_points, normalise, normalise_value
@@ -202,10 +202,13 @@ class AddCatalogItem(Command):
     """Add (or replace) a custom equipment type; it is saved inside the plan.
 
     The item is marked custom and its float fields made floats; a kind, key or value the file
-    would refuse is refused here."""
+    would refuse is refused here, and so is a port face other than front, rear or not given (the
+    file would load it, but the installer's paper could only guess where the ports are)."""
 
     def __init__(self, item: CatalogItem) -> None:
         check_catalog_item(item, builtin_catalog().items)
+        if item.port_face not in PORT_FACES:
+            raise Refusal(f"port face: {item.port_face!r} is not one of front, rear or empty (rear)")
         self.item = normalise(item)
         self.item.custom = True
         self.text = f"Define type {item.name}"

@@ -47,9 +47,10 @@ from planner.export.common import (
 )
 from planner.export.nccl import ExpectedBusBw, allreduce_rows
 from planner.export.schedule import cable_rows, rows_by_rack
-from planner.fabric.sizing import fabric_counts
+from planner.fabric.sizing import FabricError, fabric_counts, node_devices
 from planner.model.catalog import RACK_CDU
 from planner.model.document import Document, natural_key
+from planner.model.objects import TIERS
 from planner.rules.engine import validate
 from planner.rules.finding import ERROR, WARNING, Finding
 from planner.rules.report import build_report
@@ -245,34 +246,86 @@ def _allreduce(doc: Document, counts: dict) -> tuple[list[list[str]], ExpectedBu
     return allreduce_rows(doc, sus, rails, float(counts["oversubscription"] or 1.0))
 
 
-def prove_tables(doc: Document) -> dict[str, tuple[list[str], list[list[str]]]]:
-    """Phase (c): fabric summary and the tests to run, with blank result columns."""
-    counts = fabric_counts(doc)
+def _words(numbers: list[int]) -> str:
+    """``4 and 8``, ``2, 4 and 8``."""
+    parts = [str(n) for n in numbers]
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def fabric_facts(doc: Document) -> tuple[dict[str, Any], str]:
+    """The fabric counts the test plan prints, and why the plan's fabric cannot be sized ("" when
+    it can).
+
+    A fabric is sized (``fabric_counts``) as a rail-optimised fat-tree, which needs every node to
+    have the same rails; a plan that mixes node types with different rail counts (a custom node
+    with other port cages), or that the generator cannot build, still gets its commissioning
+    document: the counts then are what the plan holds (nodes, their GPU ports, switches by role,
+    cables by tier), with no tier count or oversubscription, and the reason goes where the
+    all-reduce table would be, instead of the export failing on it.
+    """
+    nodes = node_devices(doc)
+    rails = sorted({doc.catalog[d.type].port_count for d in nodes})
+    if len(rails) > 1:
+        problem = (f"The fabric mixes node types with {_words(rails)} rails: it is not a rail-optimised design, "
+                   "so the plan gives no all-reduce tests per rail or expected bus bandwidth. Test the fabric "
+                   "as built against the site's own acceptance figures.")
+    else:
+        try:
+            return fabric_counts(doc), ""
+        except FabricError as exc:
+            problem = f"The plan's fabric cannot be sized ({exc}), so the plan gives no all-reduce tests."
+    roles = {"leaf": 0, "spine": 0, "core": 0}
+    for device in doc.devices.values():
+        if device.role in roles:
+            roles[device.role] += 1
+    links = dict.fromkeys(TIERS, 0)
+    for link in doc.links.values():
+        if link.tier in links:
+            links[link.tier] += 1
+    counts = {"nodes": len(nodes), "gpus": sum(doc.catalog[d.type].port_count for d in nodes), "tiers": None,
+              "switches": roles, "links": links, "oversubscription": None}
+    return counts, problem
+
+
+def _prove(doc: Document) -> tuple[dict[str, tuple[list[str], list[list[str]]]], ExpectedBusBw | None, str]:
+    """Phase (c) tables, the expected bus bandwidth behind the all-reduce table (None without one)
+    and why there is none ("" when there is)."""
+    counts, problem = fabric_facts(doc)
     basis = doc.basis
-    summary = [["nodes", str(counts["nodes"])], ["GPUs", str(counts["gpus"])], ["tiers", str(counts["tiers"])]]
+    summary = [["nodes", str(counts["nodes"])], ["GPUs", str(counts["gpus"])], ["tiers", fmt(counts["tiers"])]]
     summary += [[f"{role} switches", str(n)] for role, n in counts["switches"].items()]
     summary += [[f"{tier} links", str(n)] for tier, n in counts["links"].items()]
-    summary.append(["oversubscription", f"{counts['oversubscription']:g}:1"])
-    allreduce, _figures = _allreduce(doc, counts)
+    ratio = counts["oversubscription"]
+    summary.append(["oversubscription", "—" if ratio is None else f"{ratio:g}:1"])
+    allreduce: list[list[str]] = []
+    figures = None
+    if not problem:
+        allreduce, figures = _allreduce(doc, counts)
     target = f"> {100 * basis.scaling_efficiency_target:.0f} %"
     scaling = []
-    gpus = basis.scaling_min_gpus
-    while gpus <= min(basis.scaling_max_gpus, max(counts["gpus"], basis.scaling_min_gpus)):
-        scaling.append([str(gpus), "baseline" if gpus == basis.scaling_min_gpus else target, "", "", ""])
+    # each step doubles the GPUs: start at 1 at least, or a basis of 0 would never end the loop
+    first = gpus = max(1, basis.scaling_min_gpus)
+    while gpus <= min(basis.scaling_max_gpus, max(counts["gpus"], first)):
+        scaling.append([str(gpus), "baseline" if gpus == first else target, "", "", ""])
         gpus *= 2
-    return {
+    tables = {
         "fabric": (["fabric", "count"], summary),
         "allreduce": (["scope", "rail", "bus bandwidth GB/s", "expected GB/s", "pass"], allreduce),
         "scaling": (["GPUs", "efficiency target", "measured throughput", "efficiency", "pass"], scaling),
     }
+    return tables, figures, problem
+
+
+def prove_tables(doc: Document) -> dict[str, tuple[list[str], list[list[str]]]]:
+    """Phase (c): fabric summary and the tests to run, with blank result columns."""
+    return _prove(doc)[0]
 
 
 PROVE_WEIGHTS = {"fabric": [3, 1], "allreduce": [1.2, 1, 1.3, 1.3, 0.7], "scaling": [1, 1.3, 1.5, 1, 0.7]}
 
 
 def _tune(doc: Document, width: float) -> list:
-    tables = prove_tables(doc)
-    _rows, figures = _allreduce(doc, fabric_counts(doc))
+    tables, figures, problem = _prove(doc)
     story: list = [PageBreak(), Paragraph("(c) Tune and prove", H1),
                    Paragraph("NCCL tuned to the topology (rail-aligned rings/trees); record the results in the blank "
                              "columns.", BODY)]
@@ -284,7 +337,10 @@ def _tune(doc: Document, width: float) -> list:
                          ("scaling", "Scaling test (efficiency against the smallest run)")):
         header, rows = tables[key]
         story.append(Paragraph(heading, H2))
-        if key == "allreduce" and rows:
+        if key == "allreduce" and problem:
+            story.append(Paragraph(markup(problem), BODY))
+            continue
+        if key == "allreduce" and rows and figures is not None:
             story.append(Paragraph(markup(figures.formula()), SMALL))
             story.append(Spacer(1, 3))
         table_width = width / 2 if key == "fabric" else width  # two short columns read better narrow

@@ -4,15 +4,15 @@ the rack each port is on, and the part to take from the store.
 - **Route** in words, from the cable router's tray path (``Router.tray_path``, the same path the
   lengths and tray fill use) cut into tray legs (``tray_legs``): "in rack", "row 3 tray", or
   "row 3 tray → cross-aisle at x 17.60 m → row 5 tray".
-- **Face**: the catalogue entry's ``port_face`` ("front" or "rear") where it has one; otherwise
-  ``DEFAULT_PORT_FACE``. The bundled entries say nothing, and their data-sheet figures point to
+- **Face**: the catalogue entry's ``port_face`` ("front" or "rear") where it gives one; otherwise
+  (``""``) ``DEFAULT_PORT_FACE``. The bundled entries say nothing, and their data-sheet figures point to
   the rear for every kind: GPU nodes of the DGX/HGX class carry their rail NICs (OSFP cages)
   on the rear panel, and leaf and spine switches are mounted connector side to the rear
   (power-to-connector airflow, hot aisle at the connectors) so that node-leaf cables never
   cross the rack; storage nodes and rack PDUs likewise cable at the rear. A rack's front is the
   devices' front, so the device face is the rack face.
-- **Part**: the catalogue media entry's ``part`` where it has one, else its name, with the
-  stock length: "Multimode SR4 fibre + 2 transceivers, 10 m".
+- **Part**: the catalogue media entry's ``part`` (order code) where it gives one, else its name,
+  with the stock length: "Multimode SR4 fibre + 2 transceivers, 10 m".
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ class InstallInfo:
         """"front" or "rear": the face of the rack the device's ports are on."""
         device = self.doc.devices.get(device_id)
         item = self.doc.catalog.items.get(device.type) if device else None
-        face = getattr(item, "port_face", "") if item else ""
+        face = item.port_face if item else ""
         return face if face in ("front", "rear") else DEFAULT_PORT_FACE
 
     def part(self, media_key: str, stock_m: float) -> str:
@@ -102,5 +102,5 @@ class InstallInfo:
         media = self.doc.catalog.media.get(media_key)
         if media is None:
             return media_key
-        name = getattr(media, "part", "") or media.name
+        name = media.part or media.name
         return f"{name}, {stock_m:g} m" if stock_m else name

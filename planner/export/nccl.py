@@ -12,7 +12,12 @@ comparable with the bandwidth B each rank has to the rest of the ranks: a ring o
 - **across scalable units**: traffic leaves a leaf on its uplinks, which carry 1/r of the
   leaf's downlink bandwidth at oversubscription r:1; so × min(1, 1/r) (1 when non-blocking).
 
-The link rate is the planned port speed of the node-leaf links (the slower end of each).
+The link rate is the planned port speed of the node-leaf links (the slower end of each). The
+efficiency η is the plan's ``DesignBasis.nccl_efficiency`` (0.80 by default): the share of the
+line rate busBw reaches on a healthy RDMA fabric at large messages (≥ 1 GiB). A planning
+assumption, not a measured figure: published nccl-tests runs on 400G InfiniBand/RoCE land between
+about 80 and 95 %; below the floor a cable, NIC–GPU affinity or GPUDirect RDMA fault is likely.
+It lives in the design basis so a site with its own acceptance figure prints that one.
 """
 
 from __future__ import annotations
@@ -22,14 +27,6 @@ from dataclasses import dataclass
 from planner.model.document import Document
 from planner.model.objects import TIER_NODE_LEAF
 
-#: Share of the line rate NCCL all-reduce busBw reaches on a healthy RDMA fabric at large
-#: messages (≥ 1 GiB). A planning assumption, not a measured figure: published nccl-tests runs
-#: on 400G InfiniBand/RoCE land between about 80 and 95 %; 0.80 is the pass floor, below which
-#: a cable, NIC–GPU affinity or GPUDirect RDMA fault is likely. Belongs in the design basis
-#: (``nccl_efficiency``, "Commissioning: NCCL busBw floor as a share of line rate") once the
-#: model has that field.
-NCCL_EFFICIENCY = 0.80
-
 
 @dataclass(frozen=True)
 class ExpectedBusBw:
@@ -38,7 +35,7 @@ class ExpectedBusBw:
     link_gbps: float
     rails: int
     oversubscription: float
-    efficiency: float = NCCL_EFFICIENCY
+    efficiency: float
 
     @property
     def per_rail_gbs(self) -> float:
@@ -57,8 +54,8 @@ class ExpectedBusBw:
         return (
             "Expected bus bandwidth: nccl-tests reports all-reduce busBw = algBw × 2(n−1)/n (nccl-tests "
             "doc/PERFORMANCE.md), comparable with the bandwidth B each rank has to the others. Pass at "
-            f"busBw ≥ B × η, η = {self.efficiency:.2f}: one rail (one rank per node, on GPU r and its rail "
-            "NIC only) B = link rate; all rails (every GPU) B = rails × link rate, the node's NICs being "
+            f"busBw ≥ B × η, η = {self.efficiency:.2f} (design basis, NCCL efficiency): one rail (one rank "
+            "per node, on GPU r and its rail NIC only) B = link rate; all rails (every GPU) B = rails × link rate, the node's NICs being "
             "its bottleneck; across scalable units × min(1, 1/r), the share of a leaf's bandwidth its "
             f"uplinks carry at oversubscription r:1. Here link rate {self.link_gbps:g} Gb/s = "
             f"{self.link_gbps / 8:g} GB/s, {self.rails} rails, r = {self.oversubscription:g}. Run with large "
@@ -85,7 +82,8 @@ def link_rate_gbps(doc: Document) -> float:
 
 
 def expected(doc: Document, rails: int, oversubscription: float) -> ExpectedBusBw:
-    return ExpectedBusBw(link_rate_gbps(doc), rails, oversubscription)
+    """The plan's figures: its link rate, the given rails and ratio, its basis's efficiency floor."""
+    return ExpectedBusBw(link_rate_gbps(doc), rails, oversubscription, doc.basis.nccl_efficiency)
 
 
 def allreduce_rows(doc: Document, sus: list[int], rails: list[int],

@@ -69,6 +69,10 @@ class DesignBasis:
     scaling_efficiency_target: float = 0.9
     scaling_min_gpus: int = 8
     scaling_max_gpus: int = 64
+    #: Commissioning pass floor: NCCL all-reduce busBw as a share of the line rate (see
+    #: ``planner.export.nccl``). A planning assumption: nccl-tests runs on healthy 400G fabrics land
+    #: at about 80–95 %; below 80 % a cable, NIC–GPU affinity or GPUDirect RDMA fault is likely.
+    nccl_efficiency: float = 0.80
     sources: dict[str, str] = field(default_factory=dict)
 
     def source(self, name: str) -> str:
@@ -124,4 +128,5 @@ BASIS_SOURCES: dict[str, str] = {
     "scaling_efficiency_target": "Product brief: scaling efficiency above 90 % from 8 to 64 GPUs",
     "scaling_min_gpus": "Product brief: scaling test starts at 8 GPUs (one node)",
     "scaling_max_gpus": "Product brief: scaling test up to 64 GPUs",
+    "nccl_efficiency": "Commissioning: NCCL bus bandwidth floor as a share of line rate (planning assumption)",
 }

@@ -164,6 +164,8 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
         "scaling_efficiency_target": FRACTION,
         "scaling_min_gpus": Range(1, 100_000, "", "GPUs in a scaling test step: at least 1, each step doubles it"),
         "scaling_max_gpus": Range(1, 100_000, "", "GPUs in a scaling test step: at least 1, each step doubles it"),
+        "nccl_efficiency": Range(0.01, 1, "", "NCCL busBw pass floor as a share of line rate (0.80); above 0, "
+                                              "a zero floor would pass a dead link"),
         "sources": (SOURCE_NOTE, Items(0, 200, "entries", "one note per design-basis field")),
     },
     "CatalogItem": {
@@ -192,6 +194,7 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
         "phases": Range(0, 3, "", "0 = not given, 1 or 3 phases"),
         "tapoff_rating_a": CURRENT,
         "tapoff_whip_m": Range(0, 100, "m", "a tap-off's cord drop: a few metres"),
+        "port_face": WORD,
     },
     "MediaType": {
         "key": KEY, "name": NAME, "source": NOTES,
@@ -199,6 +202,7 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
         "stock_lengths_m": (LENGTH, Items(0, 100, "lengths", "stock lengths a cable is sold in")),
         "transceivers_per_link": Range(0, 16, "", "optics per cable: 2"),
         "diameter_mm": Range(0, 1_000, "mm", "cable outer diameter: a few mm"),
+        "part": NAME,
     },
 }
 

@@ -27,6 +27,10 @@ IN_RACK_KINDS = (NODE, SWITCH, STORAGE, RACK_PDU, RACK_CDU)
 FLOOR_KINDS = (ROW_CDU, CABINET)
 ALL_KINDS = (RACK, NODE, SWITCH, STORAGE, RACK_PDU, RACK_CDU, ROW_CDU, CABINET, BUSBAR)
 
+#: Where a device's network ports are (``CatalogItem.port_face``): the rack's front or rear face;
+#: "" = not given, read as the rear (``planner.export.install.DEFAULT_PORT_FACE`` says why).
+PORT_FACES = ("front", "rear", "")
+
 #: Palette groups (DESIGN §2 issue 2): the group each kind is shown under.
 PALETTE_GROUPS = {
     RACK: "Racks",
@@ -85,6 +89,10 @@ class CatalogItem:
     #: Busbars: how far in plan a tap-off's cord drop reaches from the run to a rack's roof, m.
     #: 0 = not given (custom entries made before the field existed): P5 then cannot check reach.
     tapoff_whip_m: float = 0.0
+    #: Devices: the rack face their network ports are on, "front" or "rear" (``PORT_FACES``); ""
+    #: (the bundled entries, and custom entries made before the field existed) means the rear.
+    #: The installer's paper prints it next to each cable end.
+    port_face: str = ""
     custom: bool = False
 
     @property
@@ -110,8 +118,9 @@ class CatalogItem:
 
 @dataclass
 class MediaType:
-    """A cable or optic family: reach at 400G, the stock lengths it is sold in, and its outer
-    diameter for tray fill (0 when the catalogue entry does not give one)."""
+    """A cable or optic family: reach at 400G, the stock lengths it is sold in, its outer
+    diameter for tray fill (0 when the catalogue entry does not give one) and the order code an
+    installer takes from the store (``part``; "" = not given, the paper prints ``name``)."""
 
     key: str
     name: str
@@ -122,6 +131,7 @@ class MediaType:
     source: str = ""
     ethernet_reach_m: float = 0.0
     diameter_mm: float = 0.0
+    part: str = ""
 
     def reach_for(self, switch_to_switch: bool, ethernet: bool) -> float:
         """Reach for this use; switch-to-switch DAC and Ethernet single-mode differ."""

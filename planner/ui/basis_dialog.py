@@ -64,13 +64,14 @@ NUMBERS: dict[str, list[tuple[str, str, str, float, int]]] = {
                          ("cross_tray_levels", "Cross-aisle tray levels", "", 1, 0),
                          ("tray_fill_warn", "Tray fill warning above", "%", 5.0, 0),
                          ("tray_fill_error", "Tray fill limit", "%", 5.0, 0)],
+    "Commissioning": [("nccl_efficiency", "NCCL bus bandwidth floor (share of line rate)", "%", 1.0, 0)],
 }
 #: Shown value = stored SI value × scale, by the unit shown.
 DISPLAY_SCALE = {"%": 100.0, "mm": 1000.0}
 #: Fields stored as whole numbers (the file checker rejects a float there).
 INT_FIELDS = {f.name for f in fields(DesignBasis) if f.type in (int, "int")}
 #: The groups in each of the dialog's two columns, chosen so the columns come out about as tall.
-COLUMNS = (("Power", "Cooling", "Aisles"), ("Cables and trays", "Floor and display"))
+COLUMNS = (("Power", "Cooling", "Aisles"), ("Cables and trays", "Floor and display", "Commissioning"))
 _GROUP_OF_CHOICE = {"derating": "Power", "redundancy": "Power", "load_basis": "Power", "fluid": "Cooling",
                     "floor_method": "Floor and display", "units": "Floor and display"}
 

@@ -139,3 +139,16 @@ def test_saving_onto_a_folder_is_refused_and_renames_nothing(qtbot, tmp_path, mo
         window.session.undo_stack.setClean()
         window.close()
         window.deleteLater()
+
+
+def test_basis_dialog_edits_the_nccl_floor_as_a_percentage(qtbot):
+    basis = load(SHELL_HALL).basis
+    dlg = BasisDialog(basis)
+    qtbot.addWidget(dlg)
+    spin = dlg.spins["nccl_efficiency"]
+    assert (spin.minimum(), spin.maximum(), spin.value(), spin.suffix()) == (1, 100, 80, " %")
+    assert spin.toolTip() == "Commissioning: NCCL bus bandwidth floor as a share of line rate (planning assumption)"
+    group = spin.parentWidget()
+    assert group.title() == "Commissioning"
+    spin.setValue(85)
+    assert dlg.changes() == {"nccl_efficiency": 0.85}

@@ -205,3 +205,26 @@ def test_drag_over_previews_the_drop(view, palette, session, qtbot):
     QCoreApplication.sendEvent(viewport, QDragLeaveEvent())
     assert view.preview.boundingRect().width() < 50  # nothing but the item's margin left
     assert session.undo_stack.count() == 0
+
+
+def test_a_rack_dropped_beside_a_rows_end_joins_that_row(view, palette, session):
+    """The example's row 1 runs from R01 (x 3.6) to R09 (ends at x 10.8), y 2.4–3.6. A 0.6 m rack
+    dropped just east of R09 snaps to x 10.8–11.4, touching it in line: it takes row "1"."""
+    doc = session.doc
+    end = max(doc.racks.values(), key=lambda r: r.x)
+    assert end.row == "1" and doc.rack_bounds(end)[2] == pytest.approx(10.8)
+    assert drop(view, palette_mime(palette, "rack-600x1200-48u"), 11.1 + 0.05, end.y + 0.05)
+    rack = doc.racks[next(iter(session.selection))]
+    assert doc.rack_bounds(rack)[0] == pytest.approx(10.8) and rack.y == pytest.approx(end.y)
+    assert rack.row == "1" and rack.feed_a is rack.feed_b is rack.cdu is None
+    assert session.undo_stack.text(session.undo_stack.count() - 1) == f"Add rack {rack.name} to row 1"
+    session.undo_stack.undo()
+    assert rack.id not in doc.racks
+    # a node dropped there comes in a new rack of that row too
+    assert drop(view, palette_mime(palette, NODE), 11.1, end.y)
+    (rack_id,) = {i for i in session.selection}
+    assert doc.racks[rack_id].row == "1"
+    session.undo_stack.undo()
+    # a rack dropped a tile away from the row's line stays on its own
+    assert drop(view, palette_mime(palette, "rack-600x1200-48u"), 11.1, end.y + 1.8)
+    assert doc.racks[next(iter(session.selection))].row == ""

@@ -23,9 +23,9 @@ import typing
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pypdf import PdfReader
 
 from planner.export.registry import EXPORT_KINDS, export_to
 from planner.io import HallFileError, loads
@@ -136,16 +136,11 @@ def _timed(what: str, action) -> Any:
     return result
 
 
-#: Exports that still fail on a plan that loads (planner/export is being fixed elsewhere): export
-#: kind → (exception type name, words of its message, why). Only exactly these may pass here;
-#: each has its own skipped test below that shows it, to be removed with the fix.
-KNOWN_EXPORT_FAILURES: dict[str, tuple[str, str, str]] = {
-    "commissioning-pdf": (
-        "FabricError", "nodes with different rail counts",
-        ("commissioning-pdf: the fabric test plan (prove_tables → fabric_counts) raises FabricError when the "
-         "plan's GPU node types have different rail counts (a custom node with other port cages), instead "
-         "of printing the plan without fabric figures")),
-}
+#: Exports that still fail on a plan that loads: export kind → (exception type name, words of its
+#: message, why). Only exactly these may pass here; each gets its own skipped test below that shows
+#: it, removed with the fix. None left: commissioning-pdf on nodes of two rail counts is fixed
+#: (``test_commissioning_pdf_of_a_plan_with_nodes_of_two_rail_counts``).
+KNOWN_EXPORT_FAILURES: dict[str, tuple[str, str, str]] = {}
 
 
 def _known_export_failure(key: str, exc: Exception) -> bool:
@@ -263,10 +258,12 @@ def test_a_plan_at_the_edges_of_the_format_loads_and_goes_everywhere(text, tmp_p
     assert _goes_everywhere(text, tmp_path_factory.mktemp("exports"))
 
 
-@pytest.mark.skip(reason=KNOWN_EXPORT_FAILURES["commissioning-pdf"][2])
 def test_commissioning_pdf_of_a_plan_with_nodes_of_two_rail_counts(tmp_path):
+    """Found by the fuzz above: the fabric test plan raised FabricError; now it says why there is none."""
     data = json.loads(json.dumps(EXAMPLE))
     data["catalog"][0]["port_cages"] = 4  # the custom node on dev-1: 4 rails beside the others' 8
     data["links"] = [link for link in data["links"] if link["a_device"] != "dev-1"]
     doc = loads(json.dumps(data))
     export_to(doc, "commissioning-pdf", tmp_path / "c.pdf")
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(tmp_path / "c.pdf").pages)
+    assert "The fabric mixes node types with 4 and 8 rails: it is not a rail-optimised design" in text

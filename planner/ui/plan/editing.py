@@ -114,8 +114,8 @@ class Clipboard:
                         setattr(clone, field, new_ids[target])
                     elif target and target not in doc:
                         setattr(clone, field, None)
-        count = len([o for o in result if not isinstance(o, Device)])
-        return AddObjects(result, text=f"Paste {count} item{'s' if count != 1 else ''}")
+        pasted = [o for o in result if not isinstance(o, Device)]
+        return AddObjects(result, text=f"Paste {edits.subject(doc, pasted)}")
 
 
 class PlanEditor(QObject):
@@ -348,7 +348,7 @@ class PlanEditor(QObject):
         def build() -> Command:
             for rack in racks:
                 rack.id = self.doc.new_id("rack")
-            return AddObjects(racks, text=f"Add row of {len(racks)} racks")
+            return edits.add_row(racks)
         self.push(build, select_new=True)
 
     # ---------------------------------------------------------- assignments

@@ -5,18 +5,20 @@ pypdf, csv and openpyxl."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import os
 import re
+import signal
 import stat
 
 import pytest
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
-from planner.export import cabling_pdf, commissioning_pdf, labels_pdf, schedule
+from planner.export import cabling_pdf, commissioning_pdf, labels_pdf, nccl, schedule
 from planner.export.install import DEFAULT_PORT_FACE, IN_RACK, InstallInfo
-from planner.export.nccl import NCCL_EFFICIENCY, allreduce_rows
+from planner.export.nccl import allreduce_rows
 from planner.export.registry import EXPORT_KINDS, export_to
 from planner.fabric.routing import Router
 from planner.layout.templates import build_template
@@ -148,12 +150,10 @@ def test_schedule_appends_route_face_and_part_columns(hall_doc):
 def test_a_catalogue_port_face_wins_over_the_default(few_cables_doc):
     doc = few_cables_doc
     node_type = next(d.type for d in doc.devices.values() if d.type.startswith("node"))
-    item = doc.catalog.items[node_type]
-    item.port_face = "front"  # a field the catalogue may carry (the bundled entries do not)
-    try:
-        rows = schedule.cable_rows(doc, install=True)
-    finally:
-        del item.port_face
+    assert doc.catalog.items[node_type].port_face == ""  # the bundled entries do not say
+    # a copy: the plan's catalogue shares the built-in entries with every other plan
+    doc.catalog.items[node_type] = dataclasses.replace(doc.catalog.items[node_type], port_face="front")
+    rows = schedule.cable_rows(doc, install=True)
     node_ends = 0
     for row in rows:
         for end, face in ((row.a, row.a_face), (row.b, row.b_face)):
@@ -207,7 +207,7 @@ def test_only_racks_with_liquid_cooled_equipment_get_plumbing_steps(cabled_doc, 
 
 def test_nccl_expected_bus_bandwidth_from_link_rate_rails_and_oversubscription(cabled_doc, options):
     # 400 Gb/s = 50 GB/s per rail × η 0.80 = 40.0 GB/s; 8 rails → 320.0 GB/s
-    assert NCCL_EFFICIENCY == 0.80
+    assert cabled_doc.basis.nccl_efficiency == 0.80
     text = squash(" ".join(pdf_text(commissioning_pdf.write_commissioning_pdf, cabled_doc, options)))
     assert "busBw = algBw × 2(n−1)/n" in text and "PERFORMANCE.md" in text
     assert "link rate 400 Gb/s = 50 GB/s, 8 rails, r = 1" in text
@@ -220,3 +220,67 @@ def test_nccl_expected_bus_bandwidth_from_link_rate_rails_and_oversubscription(c
     assert ["all SUs", "rail 3", "", "≥ 20.0", ""] in rows
     assert ["all SUs", "all rails", "", "≥ 160.0", ""] in rows
     assert ["SU 2", "rail 3", "", "≥ 40.0", ""] in rows
+
+
+def test_the_nccl_floor_is_the_design_basis_value(cabled_doc, options):
+    """The efficiency η comes from the plan's design basis (``nccl_efficiency``), not a constant."""
+    assert not hasattr(nccl, "NCCL_EFFICIENCY")
+    cabled_doc.basis.nccl_efficiency = 0.9
+    assert cabled_doc.basis.source("nccl_efficiency") == \
+        "Commissioning: NCCL bus bandwidth floor as a share of line rate (planning assumption)"
+    text = squash(" ".join(pdf_text(commissioning_pdf.write_commissioning_pdf, cabled_doc, options)))
+    assert "η = 0.90 (design basis, NCCL efficiency)" in text
+    assert "SU 1 rail 1 ≥ 45.0" in text and "SU 1 all rails ≥ 360.0" in text  # 50 GB/s × 0.9, × 8 rails
+
+
+def test_a_media_part_code_is_the_part_to_take(few_cables_doc):
+    doc = few_cables_doc
+    used = {link.media for link in doc.links.values()}
+    key = min(used)
+    assert doc.catalog.media[key].part == ""  # the bundled media give no order code: the name is printed
+    doc.catalog.media[key] = dataclasses.replace(doc.catalog.media[key], part="MFA7U10-H010")
+    rows = schedule.cable_rows(doc, install=True)
+    for row in rows:
+        if row.media == key:
+            assert row.part == f"MFA7U10-H010, {row.stock_m:g} m"
+        else:
+            assert row.part.startswith(doc.catalog.media[row.media].name)
+
+
+# --- commissioning: a plan the fabric generator cannot size still prints -----------------------
+
+def test_commissioning_of_nodes_with_different_rail_counts_says_why_there_is_no_nccl_table(few_cables_doc, options):
+    doc = few_cables_doc
+    node = min((d for d in doc.devices.values() if d.type.startswith("node")), key=lambda d: natural_key(d.id))
+    four_rails = dataclasses.replace(doc.catalog[node.type], key="custom-4-rail", name="4-rail node", port_cages=4,
+                                     custom=True)
+    doc.catalog.add(four_rails)
+    for link in list(doc.links_of(node.id)):
+        doc.remove(link.id)
+    doc.set_fields(node.id, {"type": "custom-4-rail"})
+    tables = commissioning_pdf.prove_tables(doc)
+    assert tables["allreduce"][1] == []
+    summary = dict(tables["fabric"][1])
+    nodes = sum(1 for d in doc.devices.values() if doc.catalog[d.type].kind == "node")
+    assert summary["nodes"] == str(nodes) and summary["GPUs"] == str(8 * (nodes - 1) + 4)
+    assert summary["tiers"] == summary["oversubscription"] == "—"
+    text = squash(" ".join(pdf_text(commissioning_pdf.write_commissioning_pdf, doc, options)))
+    assert "The fabric mixes node types with 4 and 8 rails: it is not a rail-optimised design" in text
+    assert "Scaling test" in text and "Sign-off" in text
+
+
+def test_a_scaling_test_from_zero_gpus_ends(cabled_doc):
+    """Each step doubles the GPUs: a basis starting at 0 (set in code; a file cannot hold it) starts at 1."""
+    def stop(_signum, _frame):
+        raise TimeoutError("prove_tables did not finish")
+
+    cabled_doc.basis.scaling_min_gpus = 0
+    cabled_doc.basis.scaling_max_gpus = 8
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, 5.0)
+    try:
+        scaling = commissioning_pdf.prove_tables(cabled_doc)["scaling"][1]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert [row[:2] for row in scaling] == [["1", "baseline"], ["2", "> 90 %"], ["4", "> 90 %"], ["8", "> 90 %"]]
