@@ -49,6 +49,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench_core import median_time  # this folder is on sys.path when the script runs
+
 #: Single-shot timers at most this long are debounces of deferred work: fired at once.
 SHORT_TIMER_MS = 1000
 #: The event queue counts as idle after this long without work.
@@ -76,15 +78,6 @@ def percentile(values: list[float], q: float) -> float:
 def dist(values: list[float], unit: str = "ms") -> dict[str, Any]:
     return {"median": statistics.median(values), "p95": percentile(values, 0.95), "worst": max(values),
             "n": len(values), "unit": unit}
-
-
-def median_of(action: Callable[[], Any], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def guarded(figures: dict[str, Any], errors: dict[str, str], key: str, measure: Callable[[], Any]) -> None:
@@ -178,18 +171,18 @@ def core_child(plan: Path, runs: int, full: bool, sample_size: int, budget_s: fl
     errors: dict[str, str] = {}
     progress(f"core: load and json.loads ×{runs}")
     guarded(figures, errors, "load_s",
-            lambda: {"value": median_of(lambda: hallfile.load(plan), runs), "unit": "s"})
+            lambda: {"value": median_time(lambda: hallfile.load(plan), runs), "unit": "s"})
     guarded(figures, errors, "json_s",
-            lambda: {"value": median_of(lambda: json.loads(plan.read_bytes()), runs), "unit": "s"})
+            lambda: {"value": median_time(lambda: json.loads(plan.read_bytes()), runs), "unit": "s"})
     doc = hallfile.load(plan)
     with tempfile.TemporaryDirectory() as folder:
         target = Path(folder) / "saved.hall"
         progress(f"core: save ×{runs}")
         guarded(figures, errors, "save_s",
-                lambda: {"value": median_of(lambda: hallfile.save(doc, target), runs), "unit": "s"})
+                lambda: {"value": median_time(lambda: hallfile.save(doc, target), runs), "unit": "s"})
     progress(f"core: full validation ×{runs}")
     guarded(figures, errors, "validate_s",
-            lambda: {"value": median_of(lambda: Validator(doc), runs), "unit": "s"})
+            lambda: {"value": median_time(lambda: Validator(doc), runs), "unit": "s"})
     sample = rack_sample(doc, full, sample_size)
     progress(f"core: incremental validation after moving {len(sample)} racks by 0.6 m and back")
 
@@ -557,7 +550,7 @@ def gui_child(plan: Path, full: bool, sample_size: int, budget_s: float) -> dict
 
     def autosave() -> dict[str, Any]:
         writer = window.files.autosaver
-        return {"value": median_of(writer.write_now, 3), "unit": "s"}
+        return {"value": median_time(writer.write_now, 3), "unit": "s"}
 
     guarded(figures, errors, "autosave_s", autosave)
     figures["peak_mb"] = {"value": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "unit": "MB"}
