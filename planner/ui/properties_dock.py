@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from planner.commands import Change, Command, Refusal, SetFields
 from planner.commands.edits import assign, move_device
+from planner.model.bounds import Range, Text, limit_of
 from planner.model.catalog import RACK_CDU, ROW_CDU, SWITCH
 from planner.model.document import Document, natural_key, prefix_of
 from planner.model.objects import ROLES, ROTATIONS, BusbarRun, Device, FloorUnit, Rack
@@ -88,9 +89,14 @@ class PropertiesDock(QDockWidget):
         self.editors: dict[str, QWidget] = {}
         for name in ("name", "row", "notes"):
             self._add_line(name)
+            text = limit_of("Rack", name, Text)
+            if text is not None:  # the file format's limit (planner/model/bounds.py)
+                self.editors[name].setMaxLength(text.max_chars)
         self._add_line("x", QDoubleValidator())
         self._add_line("y", QDoubleValidator())
-        self._add_line("u", QIntValidator(0, 99))
+        u_range = limit_of("Device", "u", Range)
+        assert u_range is not None  # tests/unit/model/test_bounds_table.py: every field has its limits
+        self._add_line("u", QIntValidator(int(u_range.low), int(u_range.high)))
         for name in ("type", "rotation", "role", *_ASSIGN_FIELDS):
             combo = QComboBox()
             combo.activated.connect(lambda _index, n=name: self._combo_chosen(n))
@@ -322,7 +328,12 @@ class PropertiesDock(QDockWidget):
         if name in ("x", "y", "u"):
             if not text:
                 return
-            value: Any = int(text) if name == "u" else from_display(self.doc, float(text.replace(",", ".")))
+            try:
+                value: Any = int(text) if name == "u" else from_display(self.doc, float(text.replace(",", ".")))
+            except (ValueError, OverflowError):
+                self.status_message.emit(f"{_LABELS[name]}: {text[:40]!r} is not a number")
+                self.refresh()
+                return
         else:
             value = text
             if name == "name" and not value:

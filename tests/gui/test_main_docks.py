@@ -224,3 +224,20 @@ def test_imperial_display_converts_at_the_edge_only(session, props, qtbot):
     assert props.editors["y"].text() == "15.748"  # 4.8 m / 0.3048
     _type_into(qtbot, props.editors["y"], "10")
     assert session.doc.racks["rack-1"].y == 3.048  # stored in metres
+
+
+def test_numbers_and_text_outside_the_format_are_refused_with_a_message(session, props):
+    messages: list[str] = []
+    props.status_message.connect(messages.append)
+    session.select({"rack-3"})
+    before = session.doc.racks["rack-3"].x
+    assert props.editors["name"].maxLength() == 200  # the .hall format's limit for names
+    x = props.editors["x"]
+    for text in ("abc", "1e400", "9" * 5000):  # not a number; infinite; beyond float
+        x.setText(text)
+        x.setModified(True)  # as if typed past the validator (a paste, another locale)
+        props._line_edited("x")
+        assert messages, text
+        messages.clear()
+    assert session.undo_stack.count() == 0 and session.doc.racks["rack-3"].x == before
+    assert x.text() != "abc"  # refreshed from the plan
