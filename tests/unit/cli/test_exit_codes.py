@@ -175,9 +175,10 @@ def _limited(limit_bytes: int):
 
 
 def _planner(*args: str, **kwargs) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    """The installed CLI in a child process (-I: not the source tree in the working directory,
+    which lacks planner.resources in a non-editable install, as CI has it)."""
     streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **kwargs}
-    return subprocess.run([sys.executable, "-m", "planner", *args], check=False, text=True, env=env, timeout=120,
+    return subprocess.run([sys.executable, "-I", "-m", "planner", *args], check=False, text=True, timeout=120,
                           **streams)
 
 
