@@ -13,15 +13,27 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from planner.fabric.placement import device_power_w, rack_pdus, three_phase_w
 from planner.model.catalog import ROW_CDU
 from planner.model.document import Document
 from planner.model.objects import BusbarRun, Device, Door, FloorUnit, HandOff, Rack, Zone
 
-if TYPE_CHECKING:
-    from planner.layout.templates import Site
+
+@dataclass(frozen=True)
+class Site:
+    """The hall shell a template draws: a clear-span hall on one slab.
+
+    ``slab_rating_kpa`` is the distributed rating of a slab-on-grade; the row CDUs (≈12.3 kPa
+    on their own footprint) need more than the 12 kPa a raised floor would give. Edit the zone
+    after surveying the real hall.
+    """
+
+    slab_rating_kpa: float = 20.0
+    wall_margin_m: float = 2.4
+    tile_m: float = 0.6
+    door_width_m: float = 2.4
+    max_sus_per_row: int = 4
 
 
 @dataclass

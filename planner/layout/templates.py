@@ -14,13 +14,13 @@ The hall shell a template draws (clear span, slab rating, margins) is described 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from planner.fabric.generate import generate_fabric, relabel
 from planner.fabric.placement import device_power_w, pdu_type, pdus_per_side
 from planner.fabric.sizing import FabricError, default_switch, design_fabric
 from planner.layout.rows import (
     RowPlan,
+    Site,
     finish_rows,
     lay_rows,
     tapoff_limit_w,
@@ -39,22 +39,6 @@ DEFAULT_NODE = "node-8gpu-liquid-4u"
 
 class TemplateError(ValueError):
     """The template parameters cannot give an error-free plan; the message is one line."""
-
-
-@dataclass(frozen=True)
-class Site:
-    """The hall shell a template draws: a clear-span hall on one slab.
-
-    ``slab_rating_kpa`` is the distributed rating of a slab-on-grade; the row CDUs (≈12.3 kPa
-    on their own footprint) need more than the 12 kPa a raised floor would give. Edit the zone
-    after surveying the real hall.
-    """
-
-    slab_rating_kpa: float = 20.0
-    wall_margin_m: float = 2.4
-    tile_m: float = 0.6
-    door_width_m: float = 2.4
-    max_sus_per_row: int = 4
 
 
 def _pick(doc: Document, key: str | None, kind: str, default: str | None, what: str) -> str:
