@@ -87,3 +87,20 @@ def make_window(qtbot):
         return window
 
     return make
+
+
+@pytest.fixture
+def count_colour():
+    """Pixels of ``image`` within ``rect`` close to ``colour`` (sum of channel differences under
+    ``tolerance``): how tests see what the plan drew."""
+    def count(image, rect, colour, tolerance: int = 40) -> int:
+        hits = 0
+        for x in range(max(0, rect.left()), min(image.width(), rect.right() + 1)):
+            for y in range(max(0, rect.top()), min(image.height(), rect.bottom() + 1)):
+                pixel = image.pixelColor(x, y)
+                if (abs(pixel.red() - colour.red()) + abs(pixel.green() - colour.green())
+                        + abs(pixel.blue() - colour.blue())) < tolerance:
+                    hits += 1
+        return hits
+
+    return count

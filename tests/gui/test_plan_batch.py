@@ -33,17 +33,6 @@ def differing(a: QImage, b: QImage) -> int:
     return sum(a.pixel(x, y) != b.pixel(x, y) for y in range(a.height()) for x in range(a.width()))
 
 
-def count_colour(image: QImage, rect, colour: QColor, tolerance: int = 40) -> int:
-    hits = 0
-    for x in range(max(0, rect.left()), min(image.width(), rect.right() + 1)):
-        for y in range(max(0, rect.top()), min(image.height(), rect.bottom() + 1)):
-            pixel = image.pixelColor(x, y)
-            if (abs(pixel.red() - colour.red()) + abs(pixel.green() - colour.green())
-                    + abs(pixel.blue() - colour.blue())) < tolerance:
-                hits += 1
-    return hits
-
-
 def test_zoomed_out_the_batch_draws_what_the_items_would(make_view, monkeypatch):
     view = zoomed_out(make_view)
     scene = view.plan_scene
@@ -60,7 +49,7 @@ def test_zoomed_out_the_batch_draws_what_the_items_would(make_view, monkeypatch)
     assert differing(batched, itemised) < batched.width() * batched.height() // 500
 
 
-def test_selection_marks_and_drags_show_zoomed_out(make_view):
+def test_selection_marks_and_drags_show_zoomed_out(make_view, count_colour):
     view = zoomed_out(make_view)
     scene, doc = view.plan_scene, view.session.doc
     rack = doc.racks[sorted(doc.racks, key=lambda r: int(r.split("-")[1]))[12]]

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QGraphicsRectItem
 
@@ -30,18 +29,7 @@ def at(view: PlanView, x_m: float, y_m: float) -> QPoint:
     return view.mapFromScene(to_scene(x_m, y_m))
 
 
-def count_colour(image, rect, colour: QColor, tolerance: int = 40) -> int:
-    hits = 0
-    for x in range(max(0, rect.left()), min(image.width(), rect.right() + 1)):
-        for y in range(max(0, rect.top()), min(image.height(), rect.bottom() + 1)):
-            pixel = image.pixelColor(x, y)
-            if (abs(pixel.red() - colour.red()) + abs(pixel.green() - colour.green())
-                    + abs(pixel.blue() - colour.blue())) < tolerance:
-                hits += 1
-    return hits
-
-
-def test_findings_outline_items_and_map_devices_to_racks(view):
+def test_findings_outline_items_and_map_devices_to_racks(view, count_colour):
     scene = view.plan_scene
     device = view.session.doc.devices_in("rack-3")[0].id
     scene.set_findings({"rack-2": "warning", device: "error", "bus-1": "warning", "zone-1": "info"})
