@@ -124,7 +124,8 @@ class CableLayer(QGraphicsItem):
         smallest zoom (a repaint of that stretch only, not of the whole plan)."""
         area = QRectF()
         for key in keys:
-            area = area.united(QRectF(CableLayer._line(key).p1(), CableLayer._line(key).p2()).normalized())
+            line = CableLayer._line(key)
+            area = area.united(QRectF(line.p1(), line.p2()).normalized())
         pad = to_scene(REPAINT_MARGIN_M)
         return area.adjusted(-pad, -pad, pad, pad)
 
