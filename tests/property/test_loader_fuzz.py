@@ -230,7 +230,8 @@ def _edge_value(draw, cls_name: str, field: str, whole: bool, current: Any) -> A
     if text is not None:
         allowed = _TEXT if not text.multiline else _TEXT | st.sampled_from("\n\t")
         longest = st.sampled_from(["W", "ي", "机", "😀", "﷽"]).map(lambda c: c * text.max_chars)
-        return draw(st.sampled_from(_SPECIAL).filter(lambda t: len(t) <= text.max_chars)
+        fits = [t for t in _SPECIAL if len(t) <= text.max_chars and (text.multiline or "\t" not in t)]
+        return draw(st.sampled_from(fits)
                     | st.text(allowed, max_size=min(text.max_chars, 120)) | longest)
     return current
 
