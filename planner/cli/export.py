@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("file", help="the .hall file")
     parser.add_argument("--to", required=True, choices=list(EXPORT_KINDS), metavar="KIND",
                         help="one of: " + ", ".join(EXPORT_KINDS))
-    parser.add_argument("-o", "--output", required=True, help="the file to write")
+    parser.add_argument("-o", "--output", required=True, help="the file to write (a folder for netbox and slurm)")
     parser.add_argument("--paper", choices=list(PAPER_SIZES), help="paper size (default: the plan's setting)")
     parser.add_argument("--revision", help="revision in the title block (default: the plan's)")
     parser.add_argument("--author", help="author in the title block (default: the plan's)")
@@ -34,6 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--label-sheet", metavar="CxR[:WxH]", type=label_sheet,
                         help="labels-pdf sheet grid, columns x rows and optionally label width x height in mm "
                         "(default 3x10:66.7x25.4)")
+    parser.add_argument("--against", metavar="OLD.hall",
+                        help="review-pdf: the earlier revision to compare with")
+    parser.add_argument("--site", help="netbox: the NetBox site (default: the plan's project)")
+    parser.add_argument("--location", help="netbox: the NetBox location (default: the plan's hall)")
     parser.set_defaults(func=run)
 
 
@@ -45,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
         options.date = args.date
     if args.label_sheet:
         options.label_sheet = args.label_sheet
+    options.against, options.site, options.location = args.against, args.site, args.location
     try:
         export_to(doc, args.to, args.output, options)
     except OSError as exc:  # the output cannot be written: exit 2, OUT as it was

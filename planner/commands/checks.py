@@ -37,7 +37,7 @@ from planner.model.bounds import (
     limits,
 )
 from planner.model.catalog import ALL_KINDS
-from planner.model.objects import COLLECTIONS, ROTATIONS, SIDES
+from planner.model.objects import CABLE_STATES, COLLECTIONS, COMMENT_STATUSES, ROTATIONS, SIDES
 from planner.model.typed import decode_type, schema_error
 
 
@@ -51,7 +51,8 @@ BASIS_CHOICES: dict[str, tuple[str, ...]] = {
     "floor_method": FLOOR_METHOD_CHOICES, "units": UNIT_CHOICES, "paper": PAPER_CHOICES,
 }
 #: Object fields whose value is one of a few values (the loader refuses anything else).
-FIELD_CHOICES: dict[str, tuple[Any, ...]] = {"rotation": ROTATIONS, "side": SIDES}
+FIELD_CHOICES: dict[str, tuple[Any, ...]] = {"rotation": ROTATIONS, "side": SIDES, "state": CABLE_STATES,
+                                             "status": COMMENT_STATUSES}
 _CLASS_OF_PREFIX = {prefix: cls.__name__ for prefix, (_attr, cls) in COLLECTIONS.items()}
 
 

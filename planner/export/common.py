@@ -19,14 +19,17 @@ The plan and the CSV keep the full text.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import re
+import shutil
 import stat
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
+from pathlib import Path
 from xml.sax.saxutils import escape
 
 from reportlab.lib.pagesizes import A4, LETTER, landscape
@@ -266,6 +269,11 @@ class ExportOptions:
     file_name: str = ""
     label_sheet: LabelSheet = field(default_factory=lambda: LabelSheet())
     progress: Callable[[float], None] | None = None
+    #: review-pdf: the earlier revision (.hall path) the review compares with (None: comments only).
+    against: str | None = None
+    #: netbox: the site and location names NetBox files the hall under (None: from the title block).
+    site: str | None = None
+    location: str | None = None
 
     def report(self, fraction: float) -> None:
         if self.progress is not None:
@@ -391,14 +399,17 @@ def new_file_mode(target: str) -> int:
     try:
         return stat.S_IMODE(os.stat(target).st_mode)
     except FileNotFoundError:
-        pass
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
     try:
         with open("/proc/self/status", encoding="ascii") as status:
-            umask = next(int(line.split()[1], 8) for line in status if line.startswith("Umask:"))
+            return next(int(line.split()[1], 8) for line in status if line.startswith("Umask:"))
     except (OSError, StopIteration, ValueError, IndexError):
         umask = os.umask(0o022)
         os.umask(umask)
-    return 0o666 & ~umask
+        return umask
 
 
 def write_atomic(path: str | os.PathLike, write: Callable[[io.BufferedIOBase], None]) -> None:
@@ -423,6 +434,38 @@ def write_atomic(path: str | os.PathLike, write: Callable[[io.BufferedIOBase], N
         if os.path.exists(temp):
             os.unlink(temp)
         raise
+
+
+def write_folder_atomic(path: str | os.PathLike, write: Callable[[Path], None]) -> None:
+    """Write a set of files (a NetBox or Slurm set) into a folder that appears whole or not at all.
+
+    ``write`` fills a temporary folder beside ``path``; then a folder already at ``path`` is moved
+    aside, the new one renamed in and the old one removed. If ``write`` raises, the temporary
+    folder goes and ``path`` is left as it was. Folders get the mode ``mkdir`` gives under the
+    umask (``mkdtemp`` makes them 0700); files are written by ``write`` with plain ``open``, so
+    they get the umask's mode too. A file (not a folder) at ``path`` is refused.
+    """
+    target = os.path.abspath(os.fspath(path))
+    if os.path.exists(target) and not os.path.isdir(target):
+        raise NotADirectoryError(errno.ENOTDIR, "a file is in the way: the output is a folder", target)
+    parent = os.path.dirname(target)
+    temp = tempfile.mkdtemp(prefix=".export-", suffix=".part", dir=parent)
+    old = None
+    try:
+        os.chmod(temp, 0o777 & ~_umask())
+        write(Path(temp))
+        if os.path.isdir(target):
+            old = tempfile.mkdtemp(prefix=".export-", suffix=".old", dir=parent)
+            os.replace(target, os.path.join(old, "previous"))
+        os.replace(temp, target)
+    except BaseException:
+        shutil.rmtree(temp, ignore_errors=True)
+        if old is not None and not os.path.exists(target):
+            os.replace(os.path.join(old, "previous"), target)
+        raise
+    finally:
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def chunks(items: list, size: int) -> Iterable[list]:

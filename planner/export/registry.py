@@ -11,11 +11,13 @@ import io
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
-from planner.export.common import ExportOptions, write_atomic
+from planner.export.common import ExportOptions, write_atomic, write_folder_atomic
 from planner.model.document import Document
 
-Writer = Callable[[Document, io.BufferedIOBase, ExportOptions], object]
+#: A writer gets the open output file, or for a folder kind the folder's Path.
+Writer = Callable[[Document, "io.BufferedIOBase | Path", ExportOptions], object]
 
 
 def _bom_csv(doc: Document, out: io.BufferedIOBase, options: ExportOptions) -> None:
@@ -37,6 +39,8 @@ class ExportKind:
     suffix: str
     target: str
     paper: bool = True
+    #: The output is a folder of files (NetBox, Slurm): the writer gets the folder's Path.
+    folder: bool = False
 
     @property
     def writer(self) -> Writer:
@@ -59,5 +63,9 @@ EXPORT_KINDS: dict[str, ExportKind] = {kind.key: kind for kind in (
 def export_to(doc: Document, kind: str, path: str | os.PathLike, options: ExportOptions | None = None) -> None:
     """Write one export kind to ``path`` atomically (nothing is left behind on failure or cancel)."""
     options = options or ExportOptions()
-    writer = EXPORT_KINDS[kind].writer
-    write_atomic(path, lambda out: writer(doc, out, options))
+    export_kind = EXPORT_KINDS[kind]
+    writer = export_kind.writer
+    if export_kind.folder:
+        write_folder_atomic(path, lambda folder: writer(doc, folder, options))
+    else:
+        write_atomic(path, lambda out: writer(doc, out, options))

@@ -36,7 +36,16 @@ from planner.model.basis import (
 )
 from planner.model.catalog import ALL_KINDS, CatalogItem, builtin_catalog
 from planner.model.document import Document, id_numbers, natural_key, prefix_of
-from planner.model.objects import COLLECTIONS, ROTATIONS, SIDES, Meta, Point
+from planner.model.objects import (
+    CABLE_STATES,
+    COLLECTIONS,
+    COMMENT_STATUSES,
+    ROTATIONS,
+    SIDES,
+    UNDERLAY_KINDS,
+    Meta,
+    Point,
+)
 from planner.model.typed import (
     SchemaError,
     TooLong,
@@ -361,7 +370,10 @@ def _references_hold(doc: Document) -> bool:
             and {bus.side for bus in doc.busbars.values()} <= set(SIDES)
             and all(feed in doc.busbars for feed in feeds)
             and all(cdu in doc.floor_units or cdu in devices for cdu in cdus)
-            and all(rack in doc.racks for rack in {device.rack for device in devices.values()})):
+            and all(rack in doc.racks for rack in {device.rack for device in devices.values()})
+            and {link.state for link in doc.links.values()} <= set(CABLE_STATES)
+            and {note.status for note in doc.comments.values()} <= set(COMMENT_STATUSES)
+            and {under.kind for under in doc.underlays.values()} <= set(UNDERLAY_KINDS)):
         return False
     ports_of_type = {key: frozenset(items[key].port_names()) for key in {d.type for d in devices.values()}}
     ports_of = {device_id: ports_of_type[device.type] for device_id, device in devices.items()}
@@ -396,8 +408,14 @@ def _report_reference(doc: Document) -> None:
         _require(bus.side in SIDES, f"$.busbars[{index}].side", "must be A or B")
     for index, device in enumerate(doc.devices.values()):
         _require(device.rack in doc.racks, f"$.devices[{index}].rack", f"no rack {device.rack!r}")
+    for index, note in enumerate(doc.comments.values()):
+        _require(note.status in COMMENT_STATUSES, f"$.comments[{index}].status", "must be open or resolved")
+    for index, under in enumerate(doc.underlays.values()):
+        _require(under.kind in UNDERLAY_KINDS, f"$.underlays[{index}].kind", "must be dxf, pdf or image")
     ports_of_type: dict[str, set[str]] = {}
     for index, link in enumerate(doc.links.values()):
+        _require(link.state in CABLE_STATES, f"$.links[{index}].state",
+                 f"must be one of {', '.join(CABLE_STATES)}")
         for end in ("a", "b"):
             device_id = getattr(link, f"{end}_device")
             device = doc.devices.get(device_id)
@@ -412,7 +430,8 @@ def _report_reference(doc: Document) -> None:
 
 
 _KIND_WORDS = {"zone": "a floor zone", "obs": "an obstacle", "door": "a door", "ho": "a hand-off point",
-               "rack": "a rack", "dev": "a device", "fu": "a floor unit", "bus": "a busbar", "link": "a cable"}
+               "rack": "a rack", "dev": "a device", "fu": "a floor unit", "bus": "a busbar", "link": "a cable",
+               "cmt": "a comment", "ul": "an underlay"}
 
 
 def _wrong_reference(doc: Document, ref: str | None, wanted: str) -> str:

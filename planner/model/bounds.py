@@ -85,6 +85,7 @@ NAME = Text(200, "names, rows and title-block entries: one line a person reads")
 WORD = Text(40, "a word from a short list: kind, side, tier, role, phases, port, unit system")
 LABEL = Text(1_000, "cable labels quote both ends' rack, U, device and port names")
 NOTES = Text(10_000, "notes and sources: a few paragraphs", multiline=True)
+HOSTNAME = Text(253, "host names: at most 253 characters (RFC 1123 §2.1, RFC 1035 §2.3.4)")
 SOURCE_NOTE = Text(2_000, "a design-basis field's name and the note on where its value comes from")
 
 #: Every field of every class the file holds → its limits (a container field lists the limits of
@@ -98,7 +99,7 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
         "catalog": Items(0, 10_000, "types", "custom equipment types defined by hand"),
         **{attr: Items(0, 1_000_000, "objects", "a 32,768-GPU hall holds about 100,000 cables")
            for attr in ("zones", "obstacles", "doors", "handoffs", "racks", "devices", "floor_units",
-                        "busbars", "links")},
+                        "busbars", "links", "comments", "underlays")},
     },
     "Meta": {"project": NAME, "hall": NAME, "revision": NAME, "author": NAME, "notes": NOTES},
     "Zone": {
@@ -120,7 +121,7 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
     },
     "Device": {
         "id": ID, "type": KEY, "name": NAME, "rack": ID, "u": U_POSITION, "role": WORD,
-        "su": COUNT, "pod": COUNT, "rail": COUNT, "notes": NOTES,
+        "su": COUNT, "pod": COUNT, "rail": COUNT, "notes": NOTES, "hostname": HOSTNAME,
     },
     "FloorUnit": {"id": ID, "type": KEY, "name": NAME, "x": COORD, "y": COORD, "rotation": ROTATION,
                   "row": NAME, "notes": NOTES},
@@ -129,6 +130,20 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
     "Link": {
         "id": ID, "a_device": ID, "a_port": WORD, "b_device": ID, "b_port": WORD, "tier": WORD,
         "rail": COUNT, "media": KEY, "length_m": CABLE, "stock_m": CABLE, "label": LABEL,
+        "state": WORD, "state_note": NOTES,
+    },
+    "Comment": {
+        "id": ID, "text": NOTES, "author": NAME, "date": WORD, "x": COORD, "y": COORD, "target": ID,
+        "status": WORD, "reply_to": ID,
+    },
+    "Underlay": {
+        "id": ID, "name": NAME, "path": Text(4_096, "a file path: PATH_MAX on Linux is 4,096 bytes"),
+        "kind": WORD, "page": Range(0, 100_000, "", "a page of a PDF drawing set, counted from 0"),
+        "x": COORD, "y": COORD,
+        "scale": Range(1e-9, 1_000, "m per unit", "metres per drawing unit: 0.001 for a DXF in mm, "
+                                                   "about 0.01–0.1 for a scanned plan's pixels; above 0"),
+        "rotation": Range(-360, 360, "°", "a drawing turned to the plan: one full turn either way"),
+        "opacity": FRACTION,
     },
     "DesignBasis": {
         "voltage_v": Range(1, 100_000, "V", "supply voltage; above 0 because currents divide by it"),
@@ -195,6 +210,9 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
         "tapoff_rating_a": CURRENT,
         "tapoff_whip_m": Range(0, 100, "m", "a tap-off's cord drop: a few metres"),
         "port_face": WORD,
+        "hca_names": (WORD, Items(0, 1_024, "names", "one HCA per rail port")),
+        "lldp_naming": WORD,
+        "manufacturer": NAME,
     },
     "MediaType": {
         "key": KEY, "name": NAME, "source": NOTES,

@@ -93,6 +93,14 @@ class CatalogItem:
     #: (the bundled entries, and custom entries made before the field existed) means the rear.
     #: The installer's paper prints it next to each cable end.
     port_face: str = ""
+    #: Nodes: the RDMA device (HCA) behind each rail port, in port order (``P1`` first), as the
+    #: host's discovery tools name it; [] = ``mlx5_0`` … ``mlx5_<n-1>`` in port order.
+    hca_names: list[str] = field(default_factory=list)
+    #: Switches: how the network OS names interfaces in LLDP output ("sonic", "cumulus"); "" =
+    #: the plan's own port names. ``planner.io.discovery`` holds the schemes.
+    lldp_naming: str = ""
+    #: Who makes it, as NetBox and the devicetype-library name the manufacturer ("" = generic).
+    manufacturer: str = ""
     custom: bool = False
 
     @property

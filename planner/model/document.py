@@ -25,6 +25,7 @@ from planner.model.objects import (
     COLLECTIONS,
     PREFIX_OF_CLASS,
     BusbarRun,
+    Comment,
     Device,
     Door,
     FloorUnit,
@@ -34,6 +35,7 @@ from planner.model.objects import (
     Obstacle,
     Point,
     Rack,
+    Underlay,
     Zone,
 )
 from planner.model.typed import as_points, normalise, normalise_value
@@ -90,6 +92,8 @@ class Document:
         self.floor_units: dict[str, FloorUnit] = {}
         self.busbars: dict[str, BusbarRun] = {}
         self.links: dict[str, Link] = {}
+        self.comments: dict[str, Comment] = {}
+        self.underlays: dict[str, Underlay] = {}
         self._devices_by_rack: dict[str, set[str]] = {}
         self._links_by_device: dict[str, set[str]] = {}
         self._next_number: dict[str, int] = {}
@@ -187,6 +191,13 @@ class Document:
 
     def link_ids_of(self, device_id: str) -> set[str]:
         return set(self._links_by_device.get(device_id, ()))
+
+    def hostname(self, device: Device) -> str:
+        """The device's hostname: its own, or ``<rack name>-<device name>`` (``R01-N1``)."""
+        if device.hostname:
+            return device.hostname
+        rack = self.racks.get(device.rack)
+        return f"{rack.name}-{device.name}" if rack is not None else device.name
 
     def racks_on_feed(self, busbar_id: str) -> list[Rack]:
         return [r for r in self.racks.values() if busbar_id in (r.feed_a, r.feed_b)]

@@ -98,6 +98,9 @@ class Device:
     pod: int = 0
     rail: int = 0
     notes: str = ""
+    #: The name the world outside the plan knows it by (discovery tools, NetBox, Slurm); "" =
+    #: the default ``<rack name>-<device name>`` (``Document.hostname``).
+    hostname: str = ""
 
 
 @dataclass
@@ -144,6 +147,49 @@ class Link:
     length_m: float = 0.0
     stock_m: float = 0.0
     label: str = ""
+    #: Installation state (``CABLE_STATES``) and the installer's note (why it is faulty).
+    state: str = "planned"
+    state_note: str = ""
+
+
+@dataclass
+class Comment:
+    """A review note pinned to a point of the plan or to an object (``target``), or a reply to
+    another comment (``reply_to``; a reply has no pin of its own). ``date`` is ISO 8601."""
+
+    id: str
+    text: str
+    author: str = ""
+    date: str = ""
+    x: float = 0.0
+    y: float = 0.0
+    target: str = ""
+    status: str = "open"
+    reply_to: str = ""
+
+
+@dataclass
+class Underlay:
+    """A drawing shown under the plan: an architect's DXF, a PDF page or an image, by reference.
+
+    ``path`` is relative to the .hall file's folder when it lies beside or below it. The drawing's
+    own coordinates (DXF drawing units, PDF points, image pixels, y down for PDF and images) map to
+    the plan by ``scale`` metres per unit, then ``rotation`` degrees about the drawing's origin,
+    which lands at (``x``, ``y``).
+    """
+
+    id: str
+    name: str
+    path: str
+    kind: str = "image"
+    page: int = 0
+    x: float = 0.0
+    y: float = 0.0
+    scale: float = 1.0
+    rotation: float = 0.0
+    opacity: float = 0.5
+    visible: bool = True
+    locked: bool = False
 
 
 @dataclass
@@ -165,6 +211,11 @@ TIERS = (TIER_NODE_LEAF, TIER_LEAF_SPINE, TIER_SPINE_CORE)
 ROLES = ("leaf", "spine", "core")
 SIDES = ("A", "B")
 ROTATIONS = (0, 90, 180, 270)
+#: Installation states of a cable, in the order work reaches them; ``faulty`` can follow any.
+CABLE_STATES = ("planned", "run", "labelled", "tested", "verified", "faulty")
+COMMENT_STATUSES = ("open", "resolved")
+#: What an underlay's file is: a CAD drawing, a PDF page or a raster image.
+UNDERLAY_KINDS = ("dxf", "pdf", "image")
 
 #: Id prefix → (collection attribute on Document, class).
 COLLECTIONS: dict[str, tuple[str, type]] = {
@@ -177,5 +228,7 @@ COLLECTIONS: dict[str, tuple[str, type]] = {
     "fu": ("floor_units", FloorUnit),
     "bus": ("busbars", BusbarRun),
     "link": ("links", Link),
+    "cmt": ("comments", Comment),
+    "ul": ("underlays", Underlay),
 }
 PREFIX_OF_CLASS = {cls: prefix for prefix, (_, cls) in COLLECTIONS.items()}
