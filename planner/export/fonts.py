@@ -89,6 +89,8 @@ def text_runs(text: str, font: str) -> list[tuple[str, str]]:
     if text.isascii():
         return [(font, text)]
     register_fonts()
+    if _coverage[font].keys() >= set(map(ord, text)):  # one set test, not a loop, for most text
+        return [(font, text)]
     runs: list[tuple[str, str]] = []
     current, start = "", 0
     for i, char in enumerate(text):

@@ -35,7 +35,7 @@ from planner.export.common import (
     page_size,
     render_pages,
 )
-from planner.export.qr import fits, max_version, qr_image, qr_matrix
+from planner.export.qr import fits, max_version, qr_image, qr_matrices
 from planner.export.schedule import CableEnd, CableRow, cable_rows, rows_by_rack
 from planner.model.document import Document, natural_key
 
@@ -89,25 +89,51 @@ def _draw_label(canvas: Canvas, x: float, y: float, w: float, h: float,
     draw_text(canvas, x + 4, y + 4, f"{row.media} {row.stock_m:g} m{rail}{note}", 5.5, FONT, max_width=text_w)
 
 
-def _qr_for(row: CableRow, cache: dict[str, tuple[int, bytes, str]], version: int) -> tuple[ImageReader, str]:
-    """The cable's QR image and its shortening note. Both labels of a cable share one code: the
-    first label encodes it and keeps it bit-packed (about 150 bytes) until the second label, in
-    another rack, takes it."""
-    packed = cache.pop(row.link_id, None)
-    if packed is None:
-        payload, note = qr_payload(row, version)
-        matrix = qr_matrix(payload)
-        cache[row.link_id] = (matrix.shape[0], np.packbits(matrix).tobytes(), note)
-    else:
-        size, bits, note = packed
+class QrCodes:
+    """The QR image of each cable, encoded in batches just ahead of the pages that print them.
+
+    Both labels of a cable carry the same code, so it is encoded once, when the first of its
+    labels comes up, together with the next cables in label order (the encoder works on arrays
+    of codes, ``BATCH`` at a time). It is kept bit-packed (about 150 bytes) until its last
+    label, often in another rack, has taken it.
+    """
+
+    BATCH = 2048
+
+    def __init__(self, entries: list[tuple[CableEnd, CableEnd, CableRow]], version: int) -> None:
+        self.version = version
+        self.rows: dict[str, CableRow] = {}
+        self.labels_left: dict[str, int] = {}
+        for _this, _far, row in entries:
+            self.rows.setdefault(row.link_id, row)
+            self.labels_left[row.link_id] = self.labels_left.get(row.link_id, 0) + 1
+        self.order = list(self.rows)
+        self.position = {link_id: index for index, link_id in enumerate(self.order)}
+        self.packed: dict[str, tuple[int, bytes, str]] = {}
+
+    def _encode_from(self, index: int) -> None:
+        batch = self.order[index:index + self.BATCH]
+        payloads = [qr_payload(self.rows[link_id], self.version) for link_id in batch]
+        matrices = qr_matrices([payload for payload, _note in payloads])
+        for link_id, (_payload, note), matrix in zip(batch, payloads, matrices, strict=True):
+            if link_id not in self.packed and self.labels_left[link_id] > 0:
+                self.packed[link_id] = (matrix.shape[0], np.packbits(matrix).tobytes(), note)
+
+    def take(self, row: CableRow) -> tuple[ImageReader, str]:
+        """The cable's QR image and its shortening note, for one of its labels."""
+        if row.link_id not in self.packed:
+            self._encode_from(self.position[row.link_id])
+        self.labels_left[row.link_id] -= 1
+        if self.labels_left[row.link_id] > 0:
+            size, bits, note = self.packed[row.link_id]
+        else:
+            size, bits, note = self.packed.pop(row.link_id)
         matrix = np.unpackbits(np.frombuffer(bits, dtype=np.uint8), count=size * size).reshape(size, size)
-        matrix = matrix.astype(bool)
-    return ImageReader(qr_image(matrix)), note
+        return ImageReader(qr_image(matrix.astype(bool))), note
 
 
 def _sheet(entries: list[tuple[CableEnd, CableEnd, CableRow]], sheet: LabelSheet, block: TitleBlock,
-           page: int, total: int, qr_cache: dict[str, tuple[int, bytes, str]]
-           ) -> Callable[[Canvas], None]:
+           page: int, total: int, codes: QrCodes) -> Callable[[Canvas], None]:
     def draw(canvas: Canvas) -> None:
         width, height = canvas._pagesize
         w, h = sheet.width_mm * MM, sheet.height_mm * MM
@@ -117,12 +143,11 @@ def _sheet(entries: list[tuple[CableEnd, CableEnd, CableRow]], sheet: LabelSheet
         left, top = (width - grid_w) / 2, height - (height - grid_h) / 2
         canvas.setLineWidth(0.2)
         canvas.setStrokeGray(0.7)
-        version = max_version((h - 4) / MM)
         for index, entry in enumerate(entries):
             r, c = divmod(index, sheet.columns)
             x, y = left + c * (w + gx), top - (r + 1) * h - r * gy
             canvas.roundRect(x, y, w, h, 4)
-            _draw_label(canvas, x, y, w, h, entry, *_qr_for(entry[2], qr_cache, version))
+            _draw_label(canvas, x, y, w, h, entry, *codes.take(entry[2]))
         block.draw_line(canvas, page, total, top + 4)
 
     return draw
@@ -143,8 +168,8 @@ def write_labels_pdf(doc: Document, out: io.BufferedIOBase, options: ExportOptio
     size = page_size(doc, options)
     entries = label_entries(doc)
     groups = list(chunks(entries, sheet.per_sheet)) or [[]]
-    qr_cache: dict[str, tuple[int, bytes, str]] = {}
-    pages = [Page(size, _sheet(group, sheet, block, n, len(groups), qr_cache))
+    codes = QrCodes(entries, max_version((sheet.height_mm * MM - 4) / MM))
+    pages = [Page(size, _sheet(group, sheet, block, n, len(groups), codes))
              for n, group in enumerate(groups, start=1)]
     render_pages(out, pages, block, options, footer=False)
     return len(entries)

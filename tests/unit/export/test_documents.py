@@ -130,25 +130,6 @@ def test_qr_code_matrix_is_square_with_finder_patterns():
     assert image.getpixel((0, 0)) == 255 and image.getpixel((1, 1)) == 0
 
 
-def test_qr_mask_penalty_worked_by_hand():
-    blank = np.zeros((21, 21), dtype=bool)
-    # N1: 42 runs of 21 → 42 × (3 + 16) = 798; N2: 20 × 20 blocks × 3 = 1200; N3: none; N4: 0 % dark → 10 × 10
-    assert qr.penalty(blank) == 798 + 1200 + 0 + 100
-
-
-@pytest.mark.parametrize("payload", ["R01-U01-N1-P1 ↔ R05-U01-L1-1/1", "Зал №1 <A&B> 机房", "x" * 90])
-def test_qr_symbol_equals_reportlabs_for_the_mask_with_the_lowest_penalty(payload):
-    scores = []
-    for mask in range(8):
-        code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
-        code.addData(payload)
-        code.version = code.calculate_version()
-        code.makeImpl(True, mask)
-        scores.append(qr.penalty(np.array(code.modules, dtype=bool)))
-    code.makeImpl(False, scores.index(min(scores)))
-    assert (qr.qr_matrix(payload) == np.array(code.modules, dtype=bool)).all()
-
-
 def test_commissioning_figures_equal_the_report(cabled_doc, options):
     text = squash(" ".join(page_texts(pdf_bytes(commissioning_pdf.write_commissioning_pdf, cabled_doc, options))))
     report = build_report(cabled_doc)
