@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 
 from planner.fabric.placement import device_power_w, rack_pdus, three_phase_w
-from planner.model.catalog import ROW_CDU
+from planner.model.catalog import RACK_PDU, ROW_CDU
 from planner.model.document import Document
 from planner.model.objects import BusbarRun, Device, Door, FloorUnit, HandOff, Rack, Zone
 
@@ -134,6 +134,10 @@ def _rack_power_w(doc: Document, rack_id: str) -> float:
 
 
 def _add_pdus(doc: Document, rack: Rack) -> None:
+    """PDUs for a rack that has none yet (the fabric generator gave its network racks theirs:
+    two more would repeat their names, and hostnames must be unique)."""
+    if any(doc.catalog[d.type].kind == RACK_PDU for d in doc.devices_in(rack.id)):
+        return
     for device in rack_pdus(doc, rack.id, _rack_power_w(doc, rack.id)):
         doc.add(device)
 

@@ -213,6 +213,8 @@ SIDES = ("A", "B")
 ROTATIONS = (0, 90, 180, 270)
 #: Installation states of a cable, in the order work reaches them; ``faulty`` can follow any.
 CABLE_STATES = ("planned", "run", "labelled", "tested", "verified", "faulty")
+#: Cable fields the installers record: no rule, route or bundle depends on them.
+RECORD_FIELDS = frozenset({"state", "state_note"})
 COMMENT_STATUSES = ("open", "resolved")
 #: What an underlay's file is: a CAD drawing, a PDF page or a raster image.
 UNDERLAY_KINDS = ("dxf", "pdf", "image")

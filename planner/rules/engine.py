@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from planner.commands.base import Change
 from planner.model.catalog import RACK_CDU, ROW_CDU
 from planner.model.document import Document, prefix_of
+from planner.model.objects import RECORD_FIELDS
 from planner.rules.context import SPATIAL_PREFIXES, Context, object_bounds
 from planner.rules.finding import Finding, sort_findings
 
@@ -68,6 +69,7 @@ RULE_MODULES: list[str] = [
     "planner.rules.space",
     "planner.rules.network",
     "planner.rules.references",
+    "planner.rules.hostnames",
 ]
 
 Check = Callable[[Context, str, "Rule"], Iterable[Finding]]
@@ -178,7 +180,7 @@ def _existing(ctx: Context, scope: str) -> Callable[[str], bool]:
 
 
 #: Device fields no fabric structure depends on (see ``Context.fabric_memo``).
-_PLACEMENT_FIELDS = {"name", "u", "rack"}
+_PLACEMENT_FIELDS = {"name", "u", "rack", "hostname", "notes"}
 
 
 def changes_fabric(change: Change) -> bool:
@@ -186,7 +188,8 @@ def changes_fabric(change: Change) -> bool:
     devices added, removed or changed beyond their name and place."""
     if any(prefix_of(i) in ("link", "dev") for i in change.added | change.removed):
         return True
-    return any(prefix_of(obj_id) == "link" or (prefix_of(obj_id) == "dev" and names - _PLACEMENT_FIELDS)
+    return any((prefix_of(obj_id) == "link" and names - RECORD_FIELDS)
+               or (prefix_of(obj_id) == "dev" and names - _PLACEMENT_FIELDS)
                for obj_id, names in change.modified.items())
 
 
@@ -296,8 +299,10 @@ class Validator:
     def _rebundled(self, change: Change) -> set[str]:
         """Cables whose bundle an edit may have changed: cables added, removed or edited, and the
         cables of devices added, removed or moved to another rack. (Cables of a moved rack keep
-        their bundle; the router re-lays its rack pairs.)"""
-        links = {i for i in change.touched if prefix_of(i) == "link"}
+        their bundle; the router re-lays its rack pairs. A cable's installation state is no part
+        of its bundle.)"""
+        links = {i for i in change.added | change.removed if prefix_of(i) == "link"}
+        links.update(i for i, names in change.modified.items() if prefix_of(i) == "link" and names - RECORD_FIELDS)
         for obj_id in change.touched:
             if prefix_of(obj_id) == "dev" and (obj_id not in change.modified or "rack" in change.modified[obj_id]):
                 links |= self.doc.link_ids_of(obj_id)

@@ -26,6 +26,8 @@ def test_templates_validate_clean(name, nodes):
     for rack in doc.racks.values():  # every rack assigned: A and B feed, and a coolant loop
         assert rack.feed_a and rack.feed_b and rack.cdu, rack.name
     assert loads(dumps(doc)).links.keys() == doc.links.keys()
+    hostnames = [doc.hostname(device) for device in doc.devices.values()]
+    assert len(set(hostnames)) == len(hostnames)  # network racks keep the generator's PDUs only
 
 
 def test_starter_is_one_rack_with_leaf_storage_and_cdu():

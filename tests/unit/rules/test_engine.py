@@ -83,3 +83,18 @@ def test_which_edits_change_the_fabric_structure():
     assert changes_fabric(Change(modified={"link-1": {"media"}}))
     assert changes_fabric(Change(added={"dev-9"}))
     assert changes_fabric(Change(removed={"link-4"}))
+    assert not changes_fabric(Change(modified={"link-1": {"state", "state_note"}, "dev-1": {"hostname"}}))
+
+
+def test_marking_cables_installed_re_checks_nothing(example_doc):
+    """An installer marking cables (their state and note) touches no rule's input, no bundle and
+    no tray: marking a whole hall verified must cost the validator nothing."""
+    validator = Validator(example_doc)
+    before = list(validator.findings)
+    trays_before = validator.ctx.tray_loads()
+    change = SetFields({link_id: {"state": "verified", "state_note": ""} for link_id in example_doc.links}
+                       ).apply(example_doc)
+    assert [r.id for r in validator.rules if r.reads_any(changed_keys(change))] == []
+    assert validator._rebundled(change) == set()
+    delta = validator.update(change)
+    assert not delta and validator.findings == before and validator.ctx.tray_loads() is trays_before
