@@ -7,11 +7,9 @@ import io
 import re
 import xml.etree.ElementTree as ET
 
-import numpy as np
 import pytest
 from openpyxl import load_workbook
 from pypdf import PdfReader
-from reportlab.graphics.barcode import qrencoder
 
 from planner.export import cabling_pdf, commissioning_pdf, floorplan_svg, labels_pdf, qr, schedule
 from planner.export.bom import build_bom, write_bom_csv
