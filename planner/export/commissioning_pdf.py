@@ -33,6 +33,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from planner.asbuilt.verify import progress_text
 from planner.export.common import (
     FONT,
     FONT_BOLD,
@@ -225,7 +226,8 @@ def _install(doc: Document, report: dict, options: ExportOptions, width: float) 
     story: list = [PageBreak(), Paragraph("(b) Install and plumb", H1),
                    Paragraph("One checklist per rack. Tick each line when done. Racks with liquid-cooled equipment "
                              "(a cold-plate share or an in-rack CDU) also get plumbing and a leak test to record.",
-                             BODY)]
+                             BODY),
+                   Paragraph(markup(f"Cable installation, from the plan's cable states: {progress_text(doc)}"), BODY)]
     ends = {rack_id: len(entries) for rack_id, entries in rows_by_rack(cable_rows(doc)).items()}
     for index, figures in enumerate(report["racks"]):
         rack = doc.racks[figures["id"]]

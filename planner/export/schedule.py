@@ -24,6 +24,7 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
+from planner.asbuilt.ticksheet import TICK_COLUMNS, ticks_of_state
 from planner.export.common import (
     FORMULA_STARTS,
     XLSX_MAX_CHARS,
@@ -144,6 +145,23 @@ def write_csv(doc: Document, out: io.BufferedIOBase, options: ExportOptions | No
     for index in range(0, len(rows), step):
         writer.writerows([sheet_text(v) for v in row.sheet_values()] for row in rows[index:index + step])
         options.report((index + step) / max(1, len(rows)))
+    text.flush()
+    text.detach()
+    return len(rows)
+
+
+def write_tick_csv(doc: Document, out: io.BufferedIOBase, options: ExportOptions | None = None) -> int:
+    """The schedule CSV as a tick sheet: TICK_COLUMNS after the others, ``x`` where the cable's
+    state has got to (``planner.asbuilt.ticksheet`` reads it back); returns the number of cables."""
+    options = options or ExportOptions()
+    text = io.TextIOWrapper(out, encoding="utf-8", newline="", write_through=True)
+    writer = csv.writer(text)
+    writer.writerow(COLUMNS + INSTALL_COLUMNS + TICK_COLUMNS)
+    rows = cable_rows(doc, install=True)
+    for row in rows:
+        ticks = ticks_of_state(doc.links[row.link_id].state)
+        writer.writerow([*(sheet_text(v) for v in row.sheet_values()), *("x" if t else "" for t in ticks)])
+    options.report(1.0)
     text.flush()
     text.detach()
     return len(rows)

@@ -80,9 +80,17 @@ def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1
             new_devices.append(device)
             devices[(slot.role, slot.index)] = device
     retired = [*spare, *(d for d in doc.devices.values() if d.role and d.type != switch_type)]
+    kept_names = _names_by_rack(doc, [*devices.values(), *new_devices], {d.id for d in retired})
     for device in retired:
-        if device.role:
-            updates[device.id] = {"role": "", "su": 0, "pod": 0, "rail": 0}
+        fields = {"role": "", "su": 0, "pod": 0, "rail": 0} if device.role else {}
+        taken = kept_names.setdefault(device.rack, set())
+        if device.name in taken:  # the new fabric's L1 in the same rack: hostnames must differ (H1)
+            name = next(f"{device.name}-retired{n or ''}" for n in range(len(taken) + 1)
+                        if f"{device.name}-retired{n or ''}" not in taken)
+            fields["name"] = name
+        taken.add(fields.get("name", device.name))
+        if fields:
+            updates[device.id] = fields
     for slot, node in zip(design.node_slots(), nodes):
         devices[(NODE, slot)] = node
 
@@ -114,6 +122,16 @@ def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1
                                          text="Set the design-basis oversubscription"))
         text += f"; oversubscription {oversubscription:g}:1"
     return Compound(children, text=f"{text})")
+
+
+def _names_by_rack(doc: Document, fabric: list[Device], retired: set[str]) -> dict[str, set[str]]:
+    """Device names per rack once the fabric is in place: its switches and nodes, and every
+    other device that stays (retired switches not counted: they are named after these)."""
+    names: dict[str, set[str]] = {}
+    placed = {device.id for device in fabric}
+    for device in [*fabric, *(d for d in doc.devices.values() if d.id not in placed and d.id not in retired)]:
+        names.setdefault(device.rack, set()).add(device.name)
+    return names
 
 
 def _switch_name(slot: SwitchSlot) -> str:

@@ -35,7 +35,7 @@ from planner.ui.session import DocumentSession
 from planner.ui.validation import FindingsUpdate, LiveValidator
 
 #: Rule families by id prefix, as offered in the filter.
-FAMILIES = {"F": "Floor", "P": "Power", "C": "Cooling", "S": "Space", "N": "Network"}
+FAMILIES = {"F": "Floor", "P": "Power", "C": "Cooling", "S": "Space", "N": "Network", "H": "Hostnames"}
 COLUMNS = ("", "Rule", "Subject", "Finding")
 _ICONS = {ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical, WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,
           INFO: QStyle.StandardPixmap.SP_MessageBoxInformation}

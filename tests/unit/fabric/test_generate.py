@@ -45,3 +45,9 @@ def test_switching_type_retires_the_old_switches():
     # 128 ports: 96 GPU ports fit one switch
     assert [d.type for d in doc.devices.values() if d.role] == ["sw-64x800g-2u-eth"]
     assert not [f for f in validate(doc) if f.severity == ERROR]
+    # the new L1 sits beside the retired one in its rack: the retired switch is renamed, so
+    # hostnames stay unique (H1)
+    new_rack = next(d.rack for d in doc.devices.values() if d.role)
+    assert "L1-retired" in {doc.devices[i].name for i in old if doc.devices[i].rack == new_rack}
+    hostnames = [doc.hostname(d) for d in doc.devices.values()]
+    assert len(set(hostnames)) == len(hostnames)

@@ -1,0 +1,92 @@
+"""`planner verify FILE (--links CSV | --ibnetdiscover F | --lldp F|DIR)... [--json] [--update] [-o REPORT]`.
+
+Checks the cabled hall against the plan (DESIGN §7): exit 0 when every planned cable is found
+as planned (at its speed), nothing unexpected is found and every name in the inputs is known;
+1 when anything differs; 2 when an input, the plan or the report cannot be read or written.
+``--update`` writes the result into the plan's cable states (atomic save, the old file kept as
+``.bak``); ``-o`` writes the fixes in rack walk order as a PDF or CSV for the installer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+
+from planner.asbuilt.verify import Verification, read_discovery, update_command, verify
+from planner.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, load_or_exit, say
+from planner.commands.base import History
+from planner.export.common import ExportOptions, write_atomic
+from planner.export.verify_report import summary_lines, write_verify_csv, write_verify_pdf
+from planner.io import save
+from planner.io.discovery import DiscoveryError
+
+REPORT_SUFFIXES = (".pdf", ".csv")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "verify", help="check the cabled hall against the plan (ibnetdiscover, LLDP or a links CSV)",
+        description="Compare what the fabric reports with the planned cables and say how to fix each "
+        "difference. Exit status: 0 every cable as planned, 1 differences, 2 an input, the plan or the "
+        "report cannot be read or written.")
+    parser.add_argument("file", help="the .hall file")
+    parser.add_argument("--links", action="append", default=[], metavar="CSV",
+                        help="a CSV of a_device,a_port,b_device,b_port (hostnames, plan port names)")
+    parser.add_argument("--ibnetdiscover", action="append", default=[], metavar="FILE",
+                        help="an ibnetdiscover topology file")
+    parser.add_argument("--lldp", action="append", default=[], metavar="FILE|DIR",
+                        help="lldpcli -f json show neighbors output, one <hostname>.json per host or switch "
+                        "(a folder: every .json in it)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--update", action="store_true",
+                        help="write the result into the plan: found cables verified, wrong ones faulty")
+    parser.add_argument("-o", "--output", metavar="REPORT", help="write the fixes to REPORT (.pdf or .csv)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not (args.links or args.ibnetdiscover or args.lldp):
+        say("verify: give at least one input: --links, --ibnetdiscover or --lldp")
+        return EXIT_UNREADABLE
+    if args.output and not args.output.lower().endswith(REPORT_SUFFIXES):
+        say(f"cannot write {args.output}: a report is a .pdf or a .csv")
+        return EXIT_UNREADABLE
+    doc = load_or_exit(args.file)
+    try:
+        discovery = read_discovery(doc, links=args.links, ibnetdiscover=args.ibnetdiscover, lldp=args.lldp)
+    except DiscoveryError as exc:
+        say(str(exc))
+        return EXIT_UNREADABLE
+    result = verify(doc, discovery)
+    if args.output:
+        options = ExportOptions(file_name=os.path.basename(args.file))
+        try:
+            if args.output.lower().endswith(".pdf"):
+                write_atomic(args.output, lambda out: write_verify_pdf(doc, result, out, options))
+            else:
+                write_atomic(args.output, lambda out: write_verify_csv(doc, result, out))
+        except OSError as exc:  # named by the report's path, not the temporary beside it
+            say(f"cannot write {args.output}: {exc.strerror or exc}")
+            return EXIT_UNREADABLE
+    if args.update:
+        History(doc).push(update_command(doc, result))
+        save(doc, args.file)
+    if args.json:
+        # compact: the C encoder (an indent falls back to pure Python, 1.5 s for 98k cables)
+        print(json.dumps(result.as_json(), ensure_ascii=False, separators=(",", ":")))
+    else:
+        _print(result)
+    for conflict in result.conflicts:
+        say(f"warning: {conflict}")
+    return EXIT_OK if result.as_planned else EXIT_FINDINGS
+
+
+def _print(result: Verification) -> None:
+    """The fixes in walk order, the names that matched nothing, then the figures."""
+    for fix in result.fixes():
+        print(f"{fix.rack or '-':<8} {fix.text}")
+    if result.unknown_names:
+        print(f"not in the plan: {', '.join(result.unknown_names)}")
+    for line in summary_lines(result):
+        print(line)

@@ -1,0 +1,87 @@
+"""Hostnames (DESIGN §3): unique in the hall (H1) and usable as host names outside it (H2).
+
+Discovery files, NetBox, Slurm and DNS know a device only by its hostname (``Document.hostname``:
+the one set, or ``<rack name>-<device name>``). Two devices answering to one name make every
+cable of both unverifiable and put two machines on one Slurm node line, so a hostname shared by
+devices with network ports (nodes, switches, storage) is an error; one shared only by devices
+without (rack PDUs, in-rack CDUs: NetBox and DNS names, no fabric) is a warning. Names are
+compared without case, as DNS compares them (RFC 4343).
+
+A hostname that is not an RFC 1123 host name (labels of letters, digits and hyphens, 1–63
+characters each, not starting or ending with a hyphen, 253 characters in all; RFC 1123 §2.1
+relaxing RFC 952 to allow a leading digit) is a warning: a rack called "Row A 01" gives
+``Row A 01-N1``, which no resolver, ``slurm.conf`` NodeName or DNS-derived NetBox name takes.
+The plan still works; the world around it cannot name the device.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from planner.rules.context import Context
+from planner.rules.engine import DEVICE, HALL, Rule, rule
+from planner.rules.finding import ERROR, WARNING, Finding
+
+_READS = {"dev.hostname", "dev.name", "dev.rack", "dev.type", "rack.name"}
+#: RFC 1123 §2.1 / RFC 952: a label, and the whole name's length limit.
+_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+MAX_HOSTNAME = 253
+MAX_LABEL = 63
+#: Findings of H1 that list a group's devices name at most this many.
+SHOWN = 6
+
+
+@rule("H1", scope=HALL, reads=_READS, title="Hostnames unique in the hall",
+      source="DESIGN §3: one hostname per device, unique per hall (DNS names compare without case, RFC 4343)")
+def unique_hostnames(ctx: Context, _subject: str, r: Rule) -> Iterator[Finding]:
+    doc = ctx.doc
+    groups: dict[str, list[str]] = {}
+    for device in doc.devices.values():
+        groups.setdefault(doc.hostname(device).lower(), []).append(device.id)
+    for ids in groups.values():
+        if len(ids) < 2:
+            continue
+        ids.sort(key=lambda i: (doc.devices[i].rack, doc.devices[i].u, i))
+        name = doc.hostname(doc.devices[ids[0]])
+        where = ", ".join(_place(ctx, i) for i in ids[:SHOWN]) + (f" and {len(ids) - SHOWN} more" if len(ids) > SHOWN
+                                                                   else "")
+        severity = ERROR if any(doc.catalog[doc.devices[i].type].port_count for i in ids) else WARNING
+        yield r.finding(ctx, severity, ids, f"hostname {name} is shared by {len(ids)} devices: {where}; "
+                        f"give each its own")
+
+
+def _place(ctx: Context, device_id: str) -> str:
+    device = ctx.doc.devices[device_id]
+    rack = ctx.doc.racks.get(device.rack)
+    return f"{rack.name if rack else device.rack}/{device.name}"
+
+
+def hostname_problem(name: str) -> str:
+    """Why ``name`` is not an RFC 1123 host name ("" when it is one)."""
+    if len(name) > MAX_HOSTNAME:
+        return f"{len(name)} characters, at most {MAX_HOSTNAME}"
+    for label in name.split("."):
+        if not label:
+            return "an empty label (two dots, or a dot at an end)"
+        if len(label) > MAX_LABEL:
+            return f"a label of {len(label)} characters, at most {MAX_LABEL}"
+        if not _LABEL.fullmatch(label):
+            bad = next((c for c in label if not (c.isascii() and (c.isalnum() or c == "-"))), None)
+            if bad is not None:
+                return f"{'a space' if bad == ' ' else repr(bad)}: only letters, digits and hyphens"
+            return "a label starting or ending with a hyphen"
+    return ""
+
+
+@rule("H2", scope=DEVICE, reads=_READS, title="Hostname a valid host name",
+      source="RFC 1123 §2.1 host names (letters, digits, hyphens; labels 1–63, 253 in all)")
+def valid_hostname(ctx: Context, device_id: str, r: Rule) -> Iterator[Finding]:
+    doc = ctx.doc
+    device = doc.devices[device_id]
+    name = doc.hostname(device)
+    problem = hostname_problem(name)
+    if problem:
+        own = "its hostname" if device.hostname else "its default hostname (<rack>-<device>)"
+        yield r.finding(ctx, WARNING, (device_id,), f"{_place(ctx, device_id)}: {own} {name[:80]!r} is not a host "
+                        f"name DNS, Slurm or NetBox take: {problem}")
