@@ -7,6 +7,12 @@ tick boxes; a second line under each cable gives the tray route in words and the
 from the store (``install``). A cable with both ends in the rack is listed once, its far rack
 "this rack" and its second line starting "both ends in this rack".
 
+The boxes of the steps a cable's installation state has reached (run, labelled, tested) are
+ticked, and a faulty cable's second line starts with "FAULTY" and its note. With
+``ExportOptions.remaining_only`` the plan prints what is left to do: the cables not yet verified,
+under the racks that still have any (a rack whose cables are all verified gets no page), so an
+installer takes only the sheets that still need work.
+
 Pages are drawn straight on the canvas with fixed row heights, so a 100k-cable plan paginates
 in one pass and "page X of Y" is known before drawing. Every cell is one line: the text
 shrinks to 5 pt and is then cut with "…" (common); the plan and the schedule keep it whole.
@@ -20,6 +26,7 @@ from collections.abc import Callable
 
 from reportlab.pdfgen.canvas import Canvas
 
+from planner.asbuilt.ticksheet import ticks_of_state
 from planner.export.bidi import paragraph_level
 from planner.export.common import (
     FONT,
@@ -51,6 +58,7 @@ ELEVATION_WIDTH = 130.0
 NOTES_LINES = 4
 COVER_ITEMS = 12
 TICKS = ("run", "labelled", "tested")
+VERIFIED, FAULTY = "verified", "faulty"
 SAME_RACK = "this rack"
 #: Table columns: (heading, relative width, alignment).
 COLUMNS = (
@@ -107,13 +115,16 @@ def draw_rail(canvas: Canvas, x: float, y: float, rail: int, length: float = 16.
     return x + length + 10
 
 
-def _cover(doc: Document, rows: int) -> Callable[[Canvas], None]:
+def _cover(doc: Document, rows: int, remaining: bool) -> Callable[[Canvas], None]:
     counts = summary_counts(doc)
+    title = f"{TITLE}, left to do" if remaining else TITLE
+    cables = (f"{rows} of {len(doc.links)} cables not yet verified (verified cables and racks with nothing "
+              "left are not printed)") if remaining else f"{rows} cables"
 
     def draw(canvas: Canvas) -> None:
         x0, _y0, x1, y1 = content_box(canvas._pagesize)
-        draw_text(canvas, x0, y1 - 20, f"{TITLE} — {doc.meta.project}", 18, FONT_BOLD, max_width=x1 - x0)
-        draw_text(canvas, x0, y1 - 38, f"{doc.meta.hall} · {rows} cables", 11, max_width=x1 - x0)
+        draw_text(canvas, x0, y1 - 20, f"{title} — {doc.meta.project}", 18, FONT_BOLD, max_width=x1 - x0)
+        draw_text(canvas, x0, y1 - 38, f"{doc.meta.hall} · {cables}", 11, max_width=x1 - x0)
         notes = wrap_lines(doc.meta.notes, 8, x1 - x0, NOTES_LINES) if doc.meta.notes.strip() else []
         base = paragraph_level(doc.meta.notes[:MAX_LINE_CHARS])
         for index, line in enumerate(notes):
@@ -191,11 +202,11 @@ def _elevation(canvas: Canvas, doc: Document, rack: Rack, box: tuple[float, floa
 
 
 def _rack_page(doc: Document, rack: Rack, entries: list[tuple[CableEnd, CableEnd, CableRow]], part: int,
-               parts: int, total: int) -> Callable[[Canvas], None]:
+               parts: int, total: int, remaining: bool) -> Callable[[Canvas], None]:
     def draw(canvas: Canvas) -> None:
         x0, y0, x1, y1 = content_box(canvas._pagesize)
         heading = f"Rack {clip(rack.name, 60)}" + (f" · row {clip(rack.row, 30)}" if rack.row else "") + \
-            f" · {total} cable{'s' if total != 1 else ''}"
+            f" · {total} cable{'s' if total != 1 else ''}" + (" left to do" if remaining else "")
         if parts > 1:
             heading += f" · part {part} of {parts}"
         draw_text(canvas, x0, y1 - 14, heading, 12, FONT_BOLD, max_width=x1 - x0)
@@ -229,17 +240,35 @@ def _rack_page(doc: Document, rack: Rack, entries: list[tuple[CableEnd, CableEnd
                 x += width
             draw_rail(canvas, x + 2, y, row.rail)
             x += widths[RAIL_COLUMN]
-            for width in widths[RAIL_COLUMN + 1:]:
+            link = doc.links.get(row.link_id)
+            done = ticks_of_state(link.state) if link is not None else (False,) * len(TICKS)
+            for width, ticked in zip(widths[RAIL_COLUMN + 1:], done):
                 canvas.rect(x + width / 2 - 3.5, y - 1, 7, 7)
+                if ticked:
+                    _tick(canvas, x + width / 2 - 3.5, y - 1)
                 x += width
             second = y - SECOND_LINE
             route = ("both ends in this rack · " if same else "") + f"route: {row.route or '—'}"
+            if link is not None and link.state == FAULTY:
+                route = f"FAULTY: {link.state_note or 'no note'} · {route}"
             draw_text(canvas, tx0 + 2, second, route, 6, max_width=sum(widths[ROUTE_COLUMNS]) - 4)
             draw_text(canvas, tx0 + sum(widths[:PART_COLUMNS.start]) + 2, second, f"part: {row.part or '—'}", 6,
                       max_width=sum(widths[PART_COLUMNS]) - 4)
             canvas.line(tx0, second - 3, x1, second - 3)
 
     return draw
+
+
+def _tick(canvas: Canvas, x: float, y: float) -> None:
+    """A tick in the 7 pt box at (x, y): the step is done in the plan."""
+    path = canvas.beginPath()
+    path.moveTo(x + 1.2, y + 3.6)
+    path.lineTo(x + 3.0, y + 1.4)
+    path.lineTo(x + 6.2, y + 6.0)
+    canvas.saveState()
+    canvas.setLineWidth(1.1)
+    canvas.drawPath(path, stroke=1, fill=0)
+    canvas.restoreState()
 
 
 def _cell(canvas: Canvas, x: float, y: float, width: float, text: str, align: str, font: str) -> None:
@@ -254,16 +283,21 @@ def _cell(canvas: Canvas, x: float, y: float, width: float, text: str, align: st
 def build_pages(doc: Document, options: ExportOptions) -> list[Page]:
     """Every page of the plan, in order (cover, floor plan, racks by name)."""
     size = page_size(doc, options, wide=True)
+    remaining = options.remaining_only
     rows = cable_rows(doc, install=True)
-    pages = [Page(size, _cover(doc, len(rows))), Page(size, _floor_plan(doc))]
+    if remaining:
+        rows = [row for row in rows if doc.links[row.link_id].state != VERIFIED]
+    pages = [Page(size, _cover(doc, len(rows), remaining)), Page(size, _floor_plan(doc))]
     _x0, y0, _x1, y1 = content_box(size)
     per_page = int((y1 - HEADER_HEIGHT - y0 - 8) // ROW_HEIGHT)
     by_rack = rows_by_rack(rows, once=True)
     for rack in sorted(doc.racks.values(), key=lambda r: natural_key(r.name)):
         entries = by_rack.get(rack.id, [])
+        if remaining and not entries:
+            continue
         parts = list(chunks(entries, per_page)) or [[]]
         for number, part in enumerate(parts, start=1):
-            pages.append(Page(size, _rack_page(doc, rack, part, number, len(parts), len(entries))))
+            pages.append(Page(size, _rack_page(doc, rack, part, number, len(parts), len(entries), remaining)))
     return pages
 
 

@@ -13,6 +13,10 @@ signals when few (one layout change when many), changed rows a dataChanged; a ro
 key changed stays where it is until the next sort, as a user expects while editing.
 Selecting a row highlights the cable's route on the plan (``PlanView.show_route``), redrawn
 when its cable, devices or racks change.
+
+Installation state (issue 13): a State column, a state filter (a mask over the index's state
+codes, combined with the words' mask) and "Set state" on the selected rows — read as row ranges,
+so a select-all of 98k rows is one slice — pushed as one ``set_state_command``.
 """
 
 from __future__ import annotations
@@ -26,23 +30,33 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QPersistentModelIndex,
+    QPoint,
     Qt,
     QTimer,
+    Signal,
 )
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
+    QComboBox,
     QDockWidget,
+    QHBoxLayout,
     QHeaderView,
+    QInputDialog,
     QLabel,
     QLineEdit,
+    QMenu,
+    QPushButton,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
+from planner.asbuilt.states import set_state_command
 from planner.commands.base import Change
+from planner.commands.checks import Refusal
 from planner.fabric.routing import route
-from planner.ui.cable_index import COLUMNS, NUMERIC, PLAN_ORDER, CableIndex
+from planner.model.objects import CABLE_STATES
+from planner.ui.cable_index import COLUMNS, NUMERIC, PLAN_ORDER, STATE, CableIndex, Update
 from planner.ui.session import DocumentSession
 
 _ROOT = QModelIndex()
@@ -51,13 +65,28 @@ _ROOT = QModelIndex()
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole.value)
 _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole.value)
 _USER = int(Qt.ItemDataRole.UserRole.value)
+_TIP = int(Qt.ItemDataRole.ToolTipRole.value)
 _RIGHT = int((Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter).value)
 _FOCUS_IN = QEvent.Type.FocusIn
 #: Up to this many separate row ranges an edit removes or inserts with their own signals (the
 #: view keeps its place exactly); beyond, one layout change is cheaper than thousands of them.
 _SIGNAL_LIMIT = 32
+#: Beyond this many rows to show after an edit, the filtered sort order is taken afresh (O(n) in
+#: numpy) rather than each row placed by a binary search over sort keys (~20 µs a row).
+_BULK = 2000
 #: Search texts (or label keys) built per idle tick before the first filter or sort (~5 ms).
 _CHUNK = 4096
+FAULTY = "faulty"
+#: The state filter's choices: (text, the states shown; empty is every state).
+STATE_FILTERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("All states", ()),
+    ("Not verified", tuple(s for s in CABLE_STATES if s != "verified")),
+    *((state.capitalize(), (state,)) for state in CABLE_STATES),
+)
+
+
+def _cables(count: int) -> str:
+    return f"{count:,} cable{'s' if count != 1 else ''}"
 
 
 class CableTableModel(QAbstractTableModel):
@@ -70,6 +99,10 @@ class CableTableModel(QAbstractTableModel):
         self.visible: np.ndarray = self.cables.order(PLAN_ORDER)
         self._sort: tuple[int, Qt.SortOrder] = (PLAN_ORDER, Qt.SortOrder.AscendingOrder)
         self._words: list[str] = []
+        self._states: tuple[str, ...] = ()
+        #: Slots matching the filter words, in the chosen states, and both (None: no such filter).
+        self._text_mask: np.ndarray | None = None
+        self._state_mask: np.ndarray | None = None
         self._mask: np.ndarray | None = None
         self._rows: np.ndarray | None = None
         self._prepared = False
@@ -97,6 +130,9 @@ class CableTableModel(QAbstractTableModel):
                 return _RIGHT
         elif role == _USER and index.isValid():
             return self.cables.ids[int(self.visible[index.row()])]
+        elif role == _TIP and index.isValid() and index.column() == STATE:
+            link = self.cables.link(int(self.visible[index.row()]))
+            return link.state_note or None if link is not None else None
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
@@ -117,10 +153,30 @@ class CableTableModel(QAbstractTableModel):
             return
         # every old word inside a new one (typing on): only the rows shown now can still match
         narrower = all(any(old in new for new in words) for old in self._words)
-        within = np.flatnonzero(self._mask) if self._mask is not None and narrower else None
+        within = np.flatnonzero(self._text_mask) if self._text_mask is not None and narrower else None
         self._words = words
-        self._mask = self.cables.matches(words, within) if words else None
+        self._text_mask = self.cables.matches(words, within) if words else None
+        self._combine()
         self._relayout(self._arranged())
+
+    def set_state_filter(self, states: tuple[str, ...] | list[str]) -> None:
+        """Show only cables in one of ``states`` (empty: every state), with the word filter."""
+        states = tuple(states)
+        if states == self._states:
+            return
+        self._states = states
+        self._state_mask = self.cables.state_mask(states) if states else None
+        self._combine()
+        self._relayout(self._arranged())
+
+    def _combine(self) -> None:
+        masks = [m for m in (self._text_mask, self._state_mask) if m is not None]
+        self._mask = masks[0] & masks[1] if len(masks) == 2 else masks[0] if masks else None
+
+    def slots_of_rows(self, ranges: list[tuple[int, int]]) -> np.ndarray:
+        """Slots shown in row ranges (first, last inclusive): a selection without an index per row."""
+        parts = [self.visible[first:last + 1] for first, last in ranges]
+        return np.concatenate(parts) if parts else np.empty(0, dtype=np.intp)
 
     def total(self) -> int:
         """Cables in the plan, shown or not."""
@@ -183,7 +239,9 @@ class CableTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._builder.stop()
         self.cables = CableIndex(self.session.doc)
-        self._mask = self.cables.matches(self._words) if self._words else None
+        self._text_mask = self.cables.matches(self._words) if self._words else None
+        self._state_mask = self.cables.state_mask(self._states) if self._states else None
+        self._combine()
         self._set_visible(self._arranged())
         self.endResetModel()
         if self._prepared:  # a new plan in a dock already shown: index it in idle time again
@@ -199,23 +257,37 @@ class CableTableModel(QAbstractTableModel):
         hide, show = list(update.removed), list(update.added)
         changed = update.changed
         if self._mask is not None:
-            self._mask = np.concatenate([self._mask, np.zeros(len(update.added), dtype=bool)])
-            show = [slot for slot in show if self._test(slot)]
-            flipped = [slot for slot in changed if self._test(slot) != bool(self._row_map()[slot] >= 0)]
-            hide += [slot for slot in flipped if not self._mask[slot]]
-            show += [slot for slot in flipped if self._mask[slot]]
+            self._retest(update)
+            show = [slot for slot in show if self._mask[slot]]
+            rows = self._row_map()[changed] if changed else np.empty(0, dtype=np.intp)
+            flipped = np.asarray(changed, dtype=np.intp)[self._mask[changed] != (rows >= 0)] \
+                if changed else np.empty(0, dtype=np.intp)
+            hide += flipped[~self._mask[flipped]].tolist()
+            show += flipped[self._mask[flipped]].tolist()
         self._remove_slots(hide)
-        self._insert_slots(show)
+        if len(show) > _BULK:  # e.g. undoing "mark every cable verified" under "not verified"
+            self._relayout(self._arranged())
+        else:
+            self._insert_slots(show)
         rows = self._row_map()[changed] if changed else np.empty(0, dtype=np.intp)
         rows = rows[rows >= 0]
         if rows.size:
             self.dataChanged.emit(self.index(int(rows.min()), 0), self.index(int(rows.max()), len(COLUMNS) - 1))
 
-    def _test(self, slot: int) -> bool:
-        """Re-test one slot against the filter and remember the answer."""
-        assert self._mask is not None
-        self._mask[slot] = found = self.cables.matches_slot(self._words, slot)
-        return found
+    def _retest(self, update: Update) -> None:
+        """Re-test the slots an edit added or changed against the filters: the words only where
+        the search text changed, the states with one vectorised look-up."""
+        grow = np.zeros(len(update.added), dtype=bool)
+        if self._text_mask is not None:
+            self._text_mask = np.concatenate([self._text_mask, grow])
+            for slot in (*update.added, *update.retexted):
+                self._text_mask[slot] = self.cables.matches_slot(self._words, slot)
+        if self._state_mask is not None:
+            self._state_mask = np.concatenate([self._state_mask, grow])
+            slots = update.added + update.changed
+            if slots:
+                self._state_mask[slots] = self.cables.state_mask(self._states, slots)
+        self._combine()
 
     def _remove_slots(self, slots: list[int]) -> None:
         rows = self._row_map()[slots] if slots else np.empty(0, dtype=np.intp)
@@ -268,7 +340,11 @@ class CableTableModel(QAbstractTableModel):
 
 
 class CableDock(QDockWidget):
-    """Dock with the cable table, a filter box and a count; a selected row shows its route."""
+    """Dock with the cable table, a filter box, a state filter and a count; a selected row shows
+    its route, and the selected rows' installation state is set from a menu as one undo step."""
+
+    #: A refused edit's reason or what an edit did, for the status bar.
+    status_message = Signal(str)
 
     def __init__(self, session: DocumentSession, plan_view: Any = None, parent: QWidget | None = None) -> None:
         super().__init__("Cables", parent)
@@ -281,19 +357,34 @@ class CableDock(QDockWidget):
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._filter_changed)
         self.filter.installEventFilter(self)
+        self.state_filter = QComboBox()
+        self.state_filter.setToolTip("Show only cables in this installation state")
+        for text, states in STATE_FILTERS:
+            self.state_filter.addItem(text, states)
+        self.state_filter.currentIndexChanged.connect(self._state_filter_changed)
+        self.state_menu = QMenu("Set state", self)
+        for state in CABLE_STATES:
+            action = self.state_menu.addAction(f"{state.capitalize()}{'…' if state == FAULTY else ''}")
+            action.setObjectName(f"state-{state}")
+            action.triggered.connect(lambda _checked=False, s=state: self.set_state(s))
+        self.state_button = QPushButton("Set state")
+        self.state_button.setToolTip("Mark the selected cables (one undo step); faulty asks for a note")
+        self.state_button.setMenu(self.state_menu)
         self.count = QLabel()
         self.table = QTableView()
         self.table.setModel(self.model)
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
         self.table.setSelectionBehavior(QTableView.SelectRows)
-        self.table.setSelectionMode(QTableView.SingleSelection)
+        self.table.setSelectionMode(QTableView.ExtendedSelection)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.Interactive)
-        for column, width in enumerate((250, 150, 150, 80, 40, 50, 70, 65)):
+        for column, width in enumerate((250, 150, 150, 80, 40, 50, 70, 65, 90)):
             self.table.setColumnWidth(column, width)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         body = QWidget()
@@ -301,7 +392,11 @@ class CableDock(QDockWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.filter)
         layout.addWidget(self.table)
-        layout.addWidget(self.count)
+        bottom = QHBoxLayout()  # under the table: the filter box keeps the dock's whole width
+        bottom.addWidget(self.count, 1)
+        bottom.addWidget(self.state_filter)
+        bottom.addWidget(self.state_button)
+        layout.addLayout(bottom)
         self.setWidget(body)
         for signal in (self.model.modelReset, self.model.layoutChanged, self.model.rowsInserted,
                        self.model.rowsRemoved):
@@ -327,9 +422,49 @@ class CableDock(QDockWidget):
         total, shown = self.model.total(), self.model.rowCount()
         self.count.setText(f"{total:,} cables" if shown == total else f"{shown:,} of {total:,} cables")
 
+    def _state_filter_changed(self, _index: int) -> None:
+        self.model.set_state_filter(self.state_filter.currentData() or ())
+        self._update_count()
+
     def selected_link(self) -> str | None:
         index = self.table.currentIndex()
         return self.model.data(index, _USER) if index.isValid() else None
+
+    def selected_links(self) -> list[str]:
+        """Ids of the selected rows' cables, in row order, without an index object per row (a
+        select-all of 98k rows is one range)."""
+        ranges = sorted((r.top(), r.bottom()) for r in self.table.selectionModel().selection())
+        ids = self.model.cables.ids
+        return list(dict.fromkeys(ids[slot] for slot in self.model.slots_of_rows(ranges).tolist()))  # type: ignore[misc]
+
+    def set_state(self, state: str, note: str | None = None) -> None:
+        """Mark the selected cables ``state`` as one undo step; faulty asks for a note (unless
+        ``note`` is given), and cancelling that question changes nothing."""
+        ids = self.selected_links()
+        if not ids:
+            self.status_message.emit("Select the cables to mark first")
+            return
+        if state == FAULTY and note is None:
+            note, ok = QInputDialog.getText(self, "Faulty cables",
+                                            f"What is wrong with {_cables(len(ids))}? (kept as the cable's note)")
+            if not ok:
+                return
+            note = note.strip()
+        try:
+            command = set_state_command(self.session.doc, ids, state, note)
+        except Refusal as exc:
+            self.status_message.emit(str(exc))
+            return
+        self.session.push(command)
+        self.status_message.emit(f"Marked {_cables(len(ids))} {state}")
+
+    def _context_menu(self, pos: QPoint) -> None:
+        """The state menu at the pointer; a click outside the selection selects that row first."""
+        index = self.table.indexAt(pos)
+        if index.isValid() and not self.table.selectionModel().isRowSelected(index.row(), _ROOT):
+            self.table.setCurrentIndex(index)
+        if self.table.selectionModel().hasSelection():
+            self.state_menu.popup(self.table.viewport().mapToGlobal(pos))
 
     def select_link(self, link_id: str) -> None:
         """Select a link's row (clearing the filter if it hides it)."""

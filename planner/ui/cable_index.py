@@ -13,6 +13,8 @@ each cable) and natural-order keys, so none is built at open:
 - per-column sort keys and the ascending order of each column (ties by label, natural order:
   R2 before R10) are built on the first sort by that column and cached; the label keys, every
   sort's tie-break, are also built in idle time;
+- the installation state of every slot is an int8 array (``states``), built on the first state
+  filter; a state change patches it and no search text;
 - ``apply(change)`` recomputes the texts and keys of the slots a Change touches — a renamed
   rack's cables, a deleted cable — and drops only the cached orders whose column changed.
   ``rows_computed`` counts recomputed texts, so tests can check that per-edit work follows
@@ -24,16 +26,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from planner.commands.base import Change
 from planner.model.document import Document, prefix_of
-from planner.model.objects import Link
+from planner.model.objects import CABLE_STATES, Link
 
-COLUMNS = ("Label", "End A", "End B", "Tier", "Rail", "Media", "Length m", "Stock m")
-LABEL, END_A, END_B, TIER, RAIL, MEDIA, LENGTH, STOCK = range(len(COLUMNS))
+COLUMNS = ("Label", "End A", "End B", "Tier", "Rail", "Media", "Length m", "Stock m", "State")
+LABEL, END_A, END_B, TIER, RAIL, MEDIA, LENGTH, STOCK, STATE = range(len(COLUMNS))
 #: Sorting by this "column" is plan order (by link number), as the list opens.
 PLAN_ORDER = -1
 NUMERIC = frozenset({RAIL, LENGTH, STOCK})
@@ -42,7 +45,13 @@ COLUMN_FIELDS: dict[int, frozenset[str]] = {
     LABEL: frozenset({"label"}), END_A: frozenset({"a_device", "a_port"}),
     END_B: frozenset({"b_device", "b_port"}), TIER: frozenset({"tier"}), RAIL: frozenset({"rail"}),
     MEDIA: frozenset({"media"}), LENGTH: frozenset({"length_m"}), STOCK: frozenset({"stock_m"}),
+    STATE: frozenset({"state", "state_note"}),
 }
+#: Columns whose text is in a cable's search text. The installation state is filtered by its own
+#: mask (``state_mask``), so marking 98k cables verified recomputes no search text.
+SEARCHED = frozenset(COLUMN_FIELDS) - {STATE}
+#: Code of each installation state in ``CableIndex.states`` (-1: a removed slot).
+STATE_CODES = {state: code for code, state in enumerate(CABLE_STATES)}
 #: Fields of racks and devices that appear in a cable's end text.
 END_FIELDS = frozenset({"name", "u", "rack"})
 #: Above this many added or changed cables a fresh index is cheaper than patching slots.
@@ -58,6 +67,17 @@ def text_key(text: str) -> str:
 def link_number(link_id: str) -> int:
     tail = link_id.rsplit("-", 1)[-1]
     return int(tail) if tail.isdigit() else 0
+
+
+@lru_cache(maxsize=64)
+def _columns_showing(fields: frozenset[str]) -> tuple[int, ...]:
+    """The columns that show any of a link's ``fields`` (an edit sets the same few sets over and over)."""
+    return tuple(column for column, shown in COLUMN_FIELDS.items() if shown & fields)
+
+
+def state_text(link: Link) -> str:
+    """A cable's installation state as shown: "verified", or "faulty: bent latch" with its note."""
+    return f"{link.state}: {link.state_note}" if link.state_note else link.state
 
 
 def end_text(doc: Document, device_id: str, port: str) -> str:
@@ -100,6 +120,8 @@ class Update:
     removed: list[int] = field(default_factory=list)
     added: list[int] = field(default_factory=list)
     changed: list[int] = field(default_factory=list)
+    #: The changed slots whose search text changed (a state alone changes none).
+    retexted: list[int] = field(default_factory=list)
 
 
 class CableIndex:
@@ -131,6 +153,7 @@ class CableIndex:
         self._keys: dict[int, list[Any]] = {}
         self._labels: list[str] = []  # label keys while they are built in idle time
         self._orders: dict[int, np.ndarray] = {PLAN_ORDER: np.arange(len(self.ids))}
+        self._states: np.ndarray | None = None
 
     # ---------------------------------------------------------------- reading
     @property
@@ -168,7 +191,26 @@ class CableIndex:
             return str(link.rail)
         if column == MEDIA:
             return link.media
+        if column == STATE:
+            return state_text(link)
         return f"{link.length_m if column == LENGTH else link.stock_m:.2f}"
+
+    # ----------------------------------------------------------------- states
+    def states(self) -> np.ndarray:
+        """Installation state code (``STATE_CODES``) of every slot, -1 for removed ones; built on
+        first use (a state filter) and patched on edits."""
+        if self._states is None:
+            links, codes = self.doc.links, STATE_CODES
+            self._states = np.fromiter(
+                (codes.get(links[i].state, 0) if i is not None and i in links else -1 for i in self.ids),
+                dtype=np.int8, count=len(self.ids))
+        return self._states
+
+    def state_mask(self, states: Iterable[str], slots: list[int] | None = None) -> np.ndarray:
+        """Whether each slot (or each of ``slots``) is a live cable in one of ``states``."""
+        codes = [STATE_CODES[state] for state in states]
+        held = self.states()
+        return np.isin(held if slots is None else held[slots], codes)
 
     # ----------------------------------------------------------------- search
     @property
@@ -327,6 +369,9 @@ class CableIndex:
             return ["-".join(map(token, link.label.split("-"))) if link else "" for link in rows]
         if column in (TIER, MEDIA):
             return [natural[link.tier if column == TIER else link.media] if link else "" for link in rows]
+        if column == STATE:
+            return [(natural[ln.state] if not ln.state_note else text_key(state_text(ln))) if ln else ""
+                    for ln in rows]
         known, key = self._device_key, self._end_key
         if column == END_A:
             return [f"{known.get(ln.a_device) or key(ln.a_device)} {natural[ln.a_port]}" if ln else "" for ln in rows]
@@ -358,28 +403,33 @@ class CableIndex:
                 self._forget_device(obj_id)
         added = sorted((i for i in change.added if i in doc.links and i not in self.slot_of), key=link_number)
         # a link removed and added again within one change comes back with new values
-        changed = {self.slot_of[i] for i in change.added if i in self.slot_of}
-        columns: set[int] = set(COLUMN_FIELDS) if changed else set()
+        again = {self.slot_of[i] for i in change.added if i in self.slot_of}
+        columns: dict[int, set[int]] = {column: set(again) for column in COLUMN_FIELDS} if again else {}
+        slot_of, shown_by = self.slot_of, _columns_showing
         for obj_id, names in change.modified.items():
+            if obj_id.startswith("link-"):  # 98k of them when every cable is marked verified
+                slot = slot_of.get(obj_id)
+                if slot is not None:
+                    for column in shown_by(frozenset(names)):
+                        columns.setdefault(column, set()).add(slot)
+                continue
             kind = prefix_of(obj_id)
-            if kind == "link":
-                slot = self.slot_of.get(obj_id)
-                touched = {column for column, fields in COLUMN_FIELDS.items() if fields & names}
-                if slot is not None and touched:
-                    changed.add(slot)
-                    columns |= touched
-            elif kind in ("rack", "dev") and names & END_FIELDS and obj_id in doc:
+            if kind in ("rack", "dev") and names & END_FIELDS and obj_id in doc:
                 devices = doc.devices_in(obj_id) if kind == "rack" else [doc.devices[obj_id]]
+                ends: set[int] = set()
                 for device in devices:
                     self._forget_device(device.id)
-                    changed.update(self.slot_of[i] for i in doc.link_ids_of(device.id) if i in self.slot_of)
-                columns |= {END_A, END_B}
-        if len(added) + len(changed) > PATCH_LIMIT:
+                    ends.update(self.slot_of[i] for i in doc.link_ids_of(device.id) if i in self.slot_of)
+                columns.setdefault(END_A, set()).update(ends)
+                columns.setdefault(END_B, set()).update(ends)
+        retext = set().union(*(slots for column, slots in columns.items() if column in SEARCHED))
+        if len(added) + len(retext) > PATCH_LIMIT:
             return None
         self._remove(update.removed)
-        self._patch(changed, columns)
+        self._patch(columns, retext)
         update.added = self._add(added)
-        update.changed = sorted(changed)
+        update.changed = sorted(set().union(*columns.values()))
+        update.retexted = sorted(retext)
         return update
 
     def _forget_device(self, device_id: str) -> None:
@@ -392,20 +442,26 @@ class CableIndex:
             if slot < len(self.texts):
                 self.texts[slot] = ""
         self.alive[slots] = False
+        if self._states is not None:
+            self._states[slots] = -1
 
-    def _patch(self, changed: set[int], columns: set[int]) -> None:
-        slots = sorted(changed)
-        built = [slot for slot in slots if slot < len(self.texts)]
+    def _patch(self, columns: dict[int, set[int]], retext: set[int]) -> None:
+        """New search texts for ``retext``, and for each column new sort keys of its slots."""
+        built = sorted(slot for slot in retext if slot < len(self.texts))
         for slot, text in zip(built, self._texts_of(built), strict=True):
             self.texts[slot] = text
         partial = {LABEL: self._labels} if LABEL not in self._keys else {}
         for column, keys in {**self._keys, **partial}.items():
             if column in columns:
-                head = [slot for slot in slots if slot < len(keys)]
+                head = sorted(slot for slot in columns[column] if slot < len(keys))
                 for slot, key in zip(head, self._keys_of(column, head), strict=True):
                     keys[slot] = key
+        if STATE in columns and self._states is not None:
+            slots = sorted(columns[STATE])
+            links, ids = self.doc.links, self.ids
+            self._states[slots] = [STATE_CODES.get(links[ids[slot]].state, 0) for slot in slots]  # type: ignore[index]
         # the cached orders of changed columns are stale; a label is every column's tie-break
-        for column in ({*self._orders} - {PLAN_ORDER} if LABEL in columns else columns):
+        for column in ({*self._orders} - {PLAN_ORDER} if LABEL in columns else set(columns)):
             self._orders.pop(column, None)
 
     def _add(self, link_ids: list[str]) -> list[int]:
@@ -419,6 +475,10 @@ class CableIndex:
             self.numbers.append(link_number(link_id))
         slots = list(range(first, len(self.ids)))
         self.alive = np.concatenate([self.alive, np.ones(len(slots), dtype=bool)])
+        if self._states is not None:
+            links = self.doc.links
+            self._states = np.concatenate([self._states, np.asarray(
+                [STATE_CODES.get(links[i].state, 0) for i in link_ids], dtype=np.int8)])
         if complete:
             self.build_texts()
         for column, keys in self._keys.items():

@@ -17,6 +17,7 @@ the hall), so nudging a selected rack does not rebuild them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import Signal
@@ -46,7 +47,7 @@ FiguresProvider = Callable[[Document, str], list[tuple[str, str]]]
 SEVERAL = "(several)"
 NONE_TEXT = "(none)"
 _ASSIGN_FIELDS = ("feed_a", "feed_b", "cdu")
-_LABELS = {"name": "Name", "type": "Type", "x": "Position x", "y": "Position y",
+_LABELS = {"name": "Name", "hostname": "Hostname", "type": "Type", "x": "Position x", "y": "Position y",
            "rotation": "Rotation (°)", "u": "U position", "role": "Switch role", "row": "Row", "feed_a": "Feed A",
            "feed_b": "Feed B", "cdu": "CDU loop", "notes": "Notes"}
 
@@ -87,11 +88,13 @@ class PropertiesDock(QDockWidget):
         self.heading.setFont(font)
         self.form = QFormLayout()
         self.editors: dict[str, QWidget] = {}
-        for name in ("name", "row", "notes"):
+        for name in ("name", "row", "notes", "hostname"):
             self._add_line(name)
-            text = limit_of("Rack", name, Text)
+            text = limit_of("Device" if name == "hostname" else "Rack", name, Text)
             if text is not None:  # the file format's limit (planner/model/bounds.py)
                 self.editors[name].setMaxLength(text.max_chars)
+        self.editors["hostname"].setToolTip("The name discovery tools, NetBox and Slurm know the device by; "
+                                            "empty: <rack name>-<device name>")
         self._add_line("x", QDoubleValidator())
         self._add_line("y", QDoubleValidator())
         u_range = limit_of("Device", "u", Range)
@@ -236,6 +239,8 @@ class PropertiesDock(QDockWidget):
             return all(isinstance(o, Device) and self.doc.catalog[o.type].kind == SWITCH for o in objs)
         if name == "name":
             return len(objs) == 1 and hasattr(objs[0], "name")
+        if name == "hostname":  # unique per device: never set on several at once
+            return len(objs) == 1 and isinstance(objs[0], Device)
         if name == "type":
             kinds = {self.doc.catalog[o.type].kind for o in objs if hasattr(o, "type")}
             return len(kinds) == 1 and all(hasattr(o, "type") for o in objs)
@@ -268,6 +273,8 @@ class PropertiesDock(QDockWidget):
                                                   else str(shared))
                 editor.setText(text)
                 editor.setPlaceholderText(SEVERAL if len(values) > 1 else "")
+                if name == "hostname":  # an own hostname, else the default in grey
+                    editor.setPlaceholderText(self.doc.hostname(replace(objs[0], hostname="")))
             else:
                 self._fill_combo(name, editor, objs, shared, len(values) > 1)
 
@@ -365,6 +372,8 @@ class PropertiesDock(QDockWidget):
         if name == "u":
             device = objs[0]
             return None if value == device.u else move_device(doc, device.id, device.rack, value)
+        if name == "hostname":
+            return self._hostname_command(objs[0], value)
         if name in _ASSIGN_FIELDS:
             command = assign(doc, [o.id for o in objs], name, value)
             return command if command.values else None
@@ -381,3 +390,17 @@ class PropertiesDock(QDockWidget):
         label = _LABELS[name].split(" (")[0].lower()
         subject = objs[0].name if len(objs) == 1 and hasattr(objs[0], "name") else f"{len(values)} items"
         return SetFields(values, text=f"Set {label} of {subject}")
+
+    def _hostname_command(self, device: Device, text: str) -> Command | None:
+        """Set a device's own hostname; empty (or the default typed out) goes back to the default,
+        which follows renames of the rack and the device. Discovery files separate a hostname from
+        what follows by a space, so a hostname has none."""
+        if any(char.isspace() for char in text):
+            raise Refusal(f"Hostname {text[:40]!r}: no spaces (discovery tools would read it as two words)")
+        default = self.doc.hostname(replace(device, hostname=""))
+        value = "" if text == default else text
+        if value == device.hostname:
+            return None
+        where = f"{self.doc.racks[device.rack].name} {device.name}" if device.rack in self.doc.racks else device.name
+        text = f"Set hostname of {where} to {value}" if value else f"Reset hostname of {where} to {default}"
+        return SetFields({device.id: {"hostname": value}}, text=text)
