@@ -1,0 +1,274 @@
+"""The review document: what changed since an earlier revision, and every open comment.
+
+``planner export PLAN --to review-pdf [--against OLD.hall] -o OUT.pdf``. With ``--against`` the
+document opens with the changes (``planner.review.diff``, the same list ``planner diff`` prints):
+a floor plan with the change marks, the change list (objects, then cables), the findings that
+are new or resolved and the design figures that moved. Then, always, the open comments: a floor
+plan with their numbered pins (the numbers the GUI shows) and each comment with its replies.
+Without ``--against`` the first page says that it lists the comments only.
+
+The drawings (change marks readable in black and white, numbered pins) are in ``review_marks``;
+cables are in the list, not on the plan. Comments are review notes, not part of the design:
+their own edits are not in the change list.
+
+User text is wrapped to its column (``markup_lines``, the last line cut with "…"); a comment's
+text is a paragraph of at most ``COMMENT_LINES`` lines that may run over a page break, so a
+10,000-character comment prints whole and a hostile one cannot stall the layout.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Callable
+from typing import Any
+
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, Frame, PageBreak, PageTemplate, Paragraph, Spacer
+
+from planner.commands.comments import OPEN, pin_position, threads, top_level, where
+from planner.export.commissioning_pdf import BODY, H1, H2, SMALL, _numbered_canvas, _tables
+from planner.export.common import (
+    FONT,
+    FONT_BOLD,
+    MARGIN,
+    TITLE_BLOCK_HEIGHT,
+    ExportOptions,
+    TitleBlock,
+    markup,
+    markup_lines,
+    page_size,
+    register_fonts,
+)
+from planner.export.plan_drawing import plan_shapes
+from planner.export.review_marks import (
+    PlanFigure,
+    change_marks,
+    draw_legend,
+    draw_mark,
+    draw_pins,
+    widen,
+)
+from planner.io import HallFileError, load
+from planner.model.document import Document
+from planner.model.objects import Point
+from planner.review.diff import PlanDiff, diff_plans, name_of_id
+
+TITLE = "Review document"
+#: A comment's or reply's text prints in at most this many lines (10,000 characters fit).
+COMMENT_LINES = 150
+HEADING_LINES = 2
+DETAIL_LINES = 6
+SUMMARY_LINES = 6
+REPLY_INDENT = 16.0
+#: Kinds the change list leaves out: comments have their own section.
+NOT_DESIGN = ("comment",)
+KIND_WORDS = {"floor_unit": "floor unit", "handoff": "hand-off", "basis": "design basis", "title": "title block",
+              "outline": "hall outline", "type": "equipment type"}
+REPLY = ParagraphStyle("reply", parent=BODY, leftIndent=REPLY_INDENT)
+REPLY_BY = ParagraphStyle("reply-by", parent=SMALL, leftIndent=REPLY_INDENT, spaceBefore=3)
+COMMENT_HEAD = ParagraphStyle("comment", parent=BODY, fontName=FONT_BOLD, spaceBefore=8, spaceAfter=2)
+
+# ------------------------------------------------------------------- the older revision
+def load_against(path: str) -> Document:
+    """The earlier revision; one that cannot be read is a HallFileError of one line naming it
+    ("--against OLD.hall: No such file or directory"), which the CLI prints with exit 2."""
+    try:
+        return load(path)
+    except HallFileError as exc:
+        first = str(exc).splitlines()[0] if str(exc) else "unreadable"
+        first = first.removeprefix(f"cannot read {path}: ")
+        where_ = "" if exc.path == "$" or exc.path in first else f"{exc.path}: "
+        raise HallFileError(f"--against {path}: {where_}{first}", exc.path) from None
+
+
+# ------------------------------------------------------------------ the change list
+def _value(value: Any) -> str:
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, list):  # a polygon's corners say nothing in a table: that they changed is enough
+        return "(corners)" if value and isinstance(value[0], list) else ", ".join(map(_value, value))
+    return str(value)
+
+
+def _fields(fields: dict[str, dict[str, Any]]) -> str:
+    return "; ".join(f"{name.replace('_', ' ')}: {_value(v['old'])} → {_value(v['new'])}" for name, v in fields.items())
+
+
+def _place(entry: dict[str, Any]) -> str:
+    return "" if entry.get("x") is None else f"at {entry['x']:.2f}, {entry['y']:.2f} m"
+
+
+def object_rows(diff: PlanDiff) -> list[list[str]]:
+    """The change list's object rows: change, kind, name, detail."""
+    rows = []
+    for word, entries in (("added", diff.added), ("removed", diff.removed)):
+        rows += [[word, KIND_WORDS.get(e["kind"], e["kind"]), str(e["name"]), _place(e)]
+                 for e in entries if e["kind"] not in NOT_DESIGN]
+    for e in diff.moved:
+        if e["kind"] not in NOT_DESIGN:
+            moved = {f: {"old": e["from"][f], "new": e["to"][f]} for f in e["from"] if e["from"][f] != e["to"][f]}
+            rows.append(["moved", KIND_WORDS.get(e["kind"], e["kind"]), str(e["name"]), _fields(moved)])
+    rows += [["changed", KIND_WORDS.get(e["kind"], e["kind"]), str(e["name"]), _fields(e["fields"])]
+             for e in diff.changed if e["kind"] not in NOT_DESIGN]
+    return rows
+
+
+def _ends(entry: dict[str, Any]) -> str:
+    return f"{entry['a']} ↔ {entry['b']}"
+
+
+def cable_rows(diff: PlanDiff) -> list[list[str]]:
+    """The change list's cable rows: change, label, detail (ends as hostname and port)."""
+    cables = diff.cables
+    rows = [[word, e["label"] or e["id"], _ends(e)] for word in ("added", "removed") for e in cables[word]]
+    rows += [["rewired", e["label"] or e["id"], f"{_ends(e['from'])} now {_ends(e['to'])}"] for e in cables["rewired"]]
+    rows += [["changed", e["label"] or e["id"], _fields(e["fields"])] for e in cables["changed"]]
+    return rows
+
+
+def finding_rows(diff: PlanDiff, old: Document, new: Document) -> list[list[str]]:
+    rows = []
+    for word, doc in (("new", new), ("resolved", old)):
+        rows += [[word, f["severity"], f["rule"], ", ".join(str(name_of_id(doc, o)) for o in f["objects"]),
+                  f["message"]] for f in diff.findings[word]]
+    return rows
+
+
+def figure_rows(diff: PlanDiff) -> list[list[str]]:
+    rows = []
+    for f in diff.figures:
+        change = "—" if f["old"] is None or f["new"] is None else f"{f['new'] - f['old']:+,.{_places(f)}f}"
+        rows.append([KIND_WORDS.get(f["kind"], f["kind"]), f["name"], f["figure"], _number(f["old"], f),
+                     _number(f["new"], f), change, f["unit"]])
+    return rows
+
+
+def _places(figure: dict[str, Any]) -> int:
+    return {"A": 1, "kW": 3, "L/min": 1, "kPa": 2}.get(figure["unit"], 2)
+
+
+def _number(value: float | None, figure: dict[str, Any]) -> str:
+    return "—" if value is None else f"{value:,.{_places(figure)}f}"
+
+
+# ------------------------------------------------------------------------- story
+def _heading(text: str, style: ParagraphStyle, width: float) -> Paragraph:
+    font = FONT_BOLD if style.fontName == FONT_BOLD else FONT
+    return Paragraph(markup_lines(text, style.fontSize, width, HEADING_LINES, font), style)
+
+
+def _summary(diff: PlanDiff) -> str:
+    design = [e for e in diff.added + diff.removed + diff.moved + diff.changed if e["kind"] not in NOT_DESIGN]
+    if not design and not any(diff.cables.values()) and not any(diff.findings.values()) and not diff.figures:
+        return "Nothing in the design changed."
+    counts = [f"{sum(1 for e in entries if e['kind'] not in NOT_DESIGN)} {word}" for word, entries in
+              (("added", diff.added), ("removed", diff.removed), ("moved", diff.moved), ("changed", diff.changed))]
+    cables = [f"{len(diff.cables[word])} {word}" for word in ("added", "removed", "rewired", "changed")]
+    return (f"Objects: {', '.join(counts)}. Cables: {', '.join(cables)}. Findings: {len(diff.findings['new'])} "
+            f"new, {len(diff.findings['resolved'])} resolved. Design figures that moved: {len(diff.figures)}.")
+
+
+def _changes(old: Document, new: Document, diff: PlanDiff, width: float) -> list:
+    shapes = plan_shapes(new)
+    marks = change_marks(old, new, diff)
+    widen(shapes, [p for _c, shape, before in marks for s in (shape, before) if s for p in s[1]])
+
+    def overlay(canvas: Canvas, to_page: Callable[[Point], Point]) -> None:
+        for change, shape, before in marks:
+            draw_mark(canvas, change, shape, to_page, before)
+
+    story: list = [Paragraph("Changes on the floor plan", H2), PlanFigure(shapes, overlay, draw_legend),
+                   PageBreak(), Paragraph("Change list", H1)]
+    sections = (
+        ("Objects", ["change", "kind", "name", "detail"], object_rows(diff), [1, 1.1, 1.8, 5.5],
+         [1, 1, 2, DETAIL_LINES]),
+        ("Cables", ["change", "label", "detail"], cable_rows(diff), [1, 2.2, 6.2], [1, 2, DETAIL_LINES]),
+        ("Findings: new and resolved", ["finding", "severity", "rule", "objects", "message"],
+         finding_rows(diff, old, new), [0.9, 0.9, 0.6, 2.2, 6], [1, 1, 1, 3, DETAIL_LINES]),
+        ("Design figures that moved", ["kind", "name", "figure", "before", "after", "change", "unit"],
+         figure_rows(diff), [1, 2.2, 1.6, 1.1, 1.1, 1.1, 0.7], None),
+    )
+    for heading, header, rows, weights, lines in sections:
+        story.append(Paragraph(heading, H2))
+        story.extend(_tables(header, rows, weights, width, lines) if rows else [Paragraph("None.", BODY)])
+    return story
+
+
+def _comment_block(doc: Document, number: int, comment: Any, replies: list, width: float) -> list:
+    by = " · ".join(part for part in (comment.author or "no author", comment.date) if part)
+    pinned = "" if pin_position(doc, comment) is not None else " (no pin: its object was deleted)"
+    blocks: list = [_heading(f"Comment {number} · {where(doc, comment)}{pinned} · {by}", COMMENT_HEAD, width),
+                    Paragraph(markup_lines(comment.text, BODY.fontSize, width, COMMENT_LINES), BODY)]
+    for answer in replies:
+        by = " · ".join(part for part in (answer.author or "no author", answer.date) if part)
+        blocks.append(Paragraph(markup_lines(f"↳ {by}", REPLY_BY.fontSize, width - REPLY_INDENT, HEADING_LINES),
+                                REPLY_BY))
+        blocks.append(Paragraph(markup_lines(answer.text, REPLY.fontSize, width - REPLY_INDENT, COMMENT_LINES),
+                                REPLY))
+    return blocks
+
+
+def _comments(doc: Document, width: float) -> list:
+    tops = top_level(doc)
+    numbered = [(n, c) for n, c in enumerate(tops, start=1) if c.status == OPEN]
+    resolved = len(tops) - len(numbered)
+    story: list = [Paragraph("Open comments", H1)]
+    note = f" ({resolved} resolved comment{'s are' if resolved != 1 else ' is'} not listed)" if resolved else ""
+    if not numbered:
+        story.append(Paragraph(markup(f"The plan has no open comments{note}."), BODY))
+        return story
+    pins = [(n, p) for n, c in numbered if (p := pin_position(doc, c)) is not None]
+    story.append(Paragraph(markup(f"{len(numbered)} open comment{'s' if len(numbered) != 1 else ''}{note}, "
+                                  "numbered as their pins on the plan and in the planner."), BODY))
+    if pins:
+        shapes = plan_shapes(doc)
+        widen(shapes, [p for _n, p in pins])
+        story += [Spacer(1, 4), PlanFigure(shapes, lambda canvas, to_page: draw_pins(canvas, pins, to_page)),
+                  PageBreak()]
+    replies = threads(doc)
+    for number, comment in numbered:
+        story += _comment_block(doc, number, comment, replies[comment.id], width)
+    return story
+
+
+def write_review_pdf(doc: Document, out: io.BufferedIOBase, options: ExportOptions | None = None) -> int:
+    """Write the review document; returns the number of open comments in it. ``options.against``
+    names the earlier revision (None: comments only); an unreadable one is a HallFileError."""
+    options = options or ExportOptions()
+    old = load_against(options.against) if options.against else None
+    options.report(0.05)
+    diff = diff_plans(old, doc) if old is not None else None
+    options.report(0.5)
+    register_fonts()
+    block = TitleBlock.of(doc, options, TITLE)
+    size = page_size(doc, options, wide=True)
+    bottom = MARGIN + TITLE_BLOCK_HEIGHT
+    template = BaseDocTemplate(out, pagesize=size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+                               bottomMargin=bottom, title=f"{TITLE} — {doc.meta.project}", author=block.author,
+                               creator="Hall Planner", invariant=1)
+    frame = Frame(MARGIN, bottom, size[0] - 2 * MARGIN, size[1] - MARGIN - bottom, id="body")
+    template.addPageTemplates([PageTemplate(id="page", frames=[frame])])
+    width = frame._aW
+    story: list = [_heading(f"{TITLE} — {doc.meta.project}", H1, width),
+                   _heading(f"{doc.meta.hall} · revision {block.revision} · {block.date}", BODY, width)]
+    if old is None or diff is None:
+        story.append(Paragraph("No earlier revision was given (export with --against OLD.hall, or pick one in the "
+                               "export dialog), so this document lists the open comments only.", BODY))
+    else:
+        against = os.path.basename(str(options.against))
+        story.append(Paragraph(markup_lines(f"Changes since {against} (revision {old.meta.revision}). "
+                                            f"{_summary(diff)}", BODY.fontSize, width, SUMMARY_LINES), BODY))
+    open_count = sum(1 for c in top_level(doc) if c.status == OPEN)
+    story.append(Paragraph(f"Open comments: {open_count}.", BODY))
+    if old is not None and diff is not None:
+        story += _changes(old, doc, diff, width) + [PageBreak()]
+    story += _comments(doc, width)
+    template.build(story, canvasmaker=_numbered_canvas(block))
+    options.report(1.0)
+    return open_count
