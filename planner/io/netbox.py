@@ -1,0 +1,446 @@
+"""A NetBox import set read back into a plan (``planner import --from netbox DIR -o FILE``, File ▸
+Import from NetBox…), so a hall recorded in NetBox can be checked by the planner's rules.
+
+The set is the one ``planner export --to netbox`` writes (column names and slugs in
+``planner.io.netbox_names``): ``racks.csv``, ``devices.csv`` and ``device-types/*.yaml`` are needed;
+``cables.csv``, ``power-panels.csv`` and ``power-feeds.csv`` are read when present. Cells are read as
+NetBox reads them (surrounding spaces stripped) and a cell the export neutralised (``'=x``) as typed.
+
+What comes back: racks (name, type), devices (rack, U, type, hostname: a hostname
+``<rack>-<name>`` gives the device that name and the default hostname, any other is kept as the
+device's own hostname and is its name too), cables (ends, label, media, NetBox's length as both
+routed and stock length until the caller routes them on the new floor, planned or run),
+busbar runs from power panels with each rack's feed A and B, and the fabric roles (leaf, spine,
+core), tiers and rails the rules need. What NetBox does not hold is made up and said so in the
+notes: the floor (``planner.io.netbox_layout``), the floor rating, CDUs and coolant loops.
+
+References NetBox itself requires (a device's rack and type, a cable's devices, a feed's panel)
+must resolve, or the read stops with ``NetBoxReadError`` naming the file and row; things NetBox
+allows but the plan cannot hold (an unracked device, a cable to a console port) are left out and
+counted in the notes.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter, defaultdict
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import yaml
+
+from planner.io.netbox_catalog import (
+    DIMENSION_UNITS_MM,
+    WEIGHT_UNITS_KG,
+    DeviceTypeError,
+    NetBoxType,
+    RackShape,
+    custom_type,
+    match_catalogue,
+    parse_device_type,
+    rack_type,
+)
+from planner.io.netbox_layout import hall_outline, hang_busbar, place_rows, rows_by_name
+from planner.io.netbox_names import (
+    CABLE_TYPES,
+    INTERFACE_END,
+    LENGTH_UNITS_M,
+    interface_speed,
+    state_from_status,
+    unneutralise,
+)
+from planner.model.basis import DesignBasis
+from planner.model.bounds import field_problem
+from planner.model.catalog import BUSBAR, NODE, SWITCH, Catalog, builtin_catalog
+from planner.model.document import Document, natural_key
+from planner.model.objects import (
+    TIER_LEAF_SPINE,
+    TIER_NODE_LEAF,
+    TIER_SPINE_CORE,
+    BusbarRun,
+    Device,
+    Link,
+    Rack,
+    Zone,
+)
+
+_TIERS = {frozenset({"node", "leaf"}): TIER_NODE_LEAF, frozenset({"leaf", "spine"}): TIER_LEAF_SPINE,
+          frozenset({"spine", "core"}): TIER_SPINE_CORE}
+Row = tuple[str, dict[str, str]]
+
+
+class NetBoxReadError(ValueError):
+    """The set cannot be read: ``where`` names the file (and row), the message says why."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.where = where
+
+
+@dataclass
+class NetBoxImport:
+    """The plan read from a NetBox set, and what the reader had to assume or leave out."""
+
+    doc: Document
+    notes: list[str]
+
+
+def read_netbox(folder: str | Path) -> NetBoxImport:
+    """Read the NetBox set in ``folder`` into a new plan (module docstring)."""
+    return _Reader(Path(folder)).read()
+
+
+def _check(obj: object, where: str, names: tuple[str, ...]) -> None:
+    """Refuse a value read from the set that the .hall format would refuse on loading (too long,
+    out of range): the plan would save but not open again."""
+    for name in names:
+        problem = field_problem(type(obj).__name__, name, getattr(obj, name))
+        if problem:
+            raise NetBoxReadError(where, f"{name}: {problem}")
+
+
+def _number(text: str, where: str, column: str) -> float:
+    try:
+        value = float(text) if text else 0.0
+    except ValueError:
+        raise NetBoxReadError(where, f"{column}: {text[:40]!r} is not a number") from None
+    if not 0 <= value < 1e9:
+        raise NetBoxReadError(where, f"{column}: {text[:40]!r} is out of range")
+    return value
+
+
+class _Reader:
+    """One read of a set: the catalogue it grows (custom types), the notes, the device types by
+    (manufacturer, model) as devices.csv names them."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.catalog: Catalog = builtin_catalog()
+        self.notes: list[str] = []
+        self.types: dict[tuple[str, str], NetBoxType] = {}
+
+    def read(self) -> NetBoxImport:
+        if not self.folder.is_dir():
+            raise NetBoxReadError(str(self.folder), "not a folder (a NetBox set is a folder of CSV and YAML files)")
+        self._read_types()
+        racks, site, locations = self._racks()
+        devices, names = self._devices(racks)
+        links = self._cables(names)
+        busbars = self._power(racks)
+        ethernet = self._fabric(devices, links)
+        for item in self.catalog.custom_items():
+            _check(item, f"{self.folder / 'device-types'}: {item.name}", tuple(f.name for f in fields(item)))
+        rows = rows_by_name(list(racks.values()), locations)
+        doc_basis = DesignBasis()
+        doc_basis.fabric_kind = "ethernet" if ethernet else "infiniband"
+        far_x, far_y = place_rows(self.catalog, doc_basis, rows)
+        fed: dict[str, list[Rack]] = defaultdict(list)
+        for rack in racks.values():
+            for feed in (rack.feed_a, rack.feed_b):
+                if feed:
+                    fed[feed].append(rack)
+        for busbar in busbars:
+            hang_busbar(self.catalog, busbar, fed[busbar.id])
+        doc = Document.from_collections({"racks": racks.values(), "devices": devices, "links": links,
+                                         "busbars": busbars}, self.catalog)
+        doc.basis = doc_basis
+        doc.outline = hall_outline(far_x, far_y)
+        doc.add(Zone(id="zone-1", name="Floor", polygon=list(doc.outline)))
+        doc.meta.project, doc.meta.hall = site or doc.meta.project, self._hall(locations) or doc.meta.hall
+        doc.meta.notes = f"Imported from the NetBox set {self.folder.name}"
+        _check(doc.meta, "racks.csv", ("project", "hall"))
+        self.notes += [
+            (f"racks laid out in {len(rows)} row(s) by location and name (NetBox has no floor positions): move them to where "
+             "they stand; until then cable routes (N7, N8) and reach (P5, C5) are measured on this layout"),
+            (f"one floor zone at {doc.zones['zone-1'].rating_kpa:g} kPa, the TIA-942 recommended rating (NetBox has "
+             "no floor ratings): set the survey's"),
+            "design basis at its defaults (voltage, derating, redundancy, trays …): NetBox holds none",
+            "no CDUs or coolant loops (NetBox does not record them): liquid-cooled racks show C4 until assigned",
+        ]
+        return NetBoxImport(doc, self.notes)
+
+    # ---------------------------------------------------------------- files
+    def _csv(self, name: str, required: tuple[str, ...], optional: bool = False) -> list[Row]:
+        path = self.folder / name
+        if not path.is_file():
+            if optional:
+                return []
+            raise NetBoxReadError(str(path), "missing (a NetBox set needs racks.csv, devices.csv and device-types/)")
+        try:
+            with open(path, encoding="utf-8-sig", newline="") as handle:
+                reader = csv.reader(handle)
+                header = [column.strip() for column in next(reader, [])]
+                missing = [column for column in required if column not in header]
+                if missing:
+                    raise NetBoxReadError(str(path), f"no column {', '.join(missing)}")
+                return [(f"{path}: row {number}", {column: unneutralise(value.strip())
+                                                   for column, value in zip(header, values, strict=False)})
+                        for number, values in enumerate(reader, start=1) if any(v.strip() for v in values)]
+        except UnicodeDecodeError:
+            raise NetBoxReadError(str(path), "not UTF-8 text") from None
+        except csv.Error as exc:
+            raise NetBoxReadError(str(path), f"not CSV ({exc})") from None
+
+    def _read_types(self) -> None:
+        folder = self.folder / "device-types"
+        files = sorted([*folder.glob("*.yaml"), *folder.glob("*.yml")]) if folder.is_dir() else []
+        if not files:
+            raise NetBoxReadError(str(folder), "no device-type YAML files (devicetype-library schema)")
+        parsed = []
+        for path in files:
+            try:
+                documents = [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d is not None]
+                parsed += [parse_device_type(d) for d in documents]
+            except (yaml.YAMLError, UnicodeDecodeError) as exc:
+                raise NetBoxReadError(str(path), f"not YAML ({str(exc).splitlines()[0]})") from None
+            except DeviceTypeError as exc:
+                raise NetBoxReadError(str(path), str(exc)) from None
+        match_catalogue(self.catalog, parsed)
+        for netbox_type in parsed:
+            self.types[(netbox_type.manufacturer.casefold(), netbox_type.model.casefold())] = netbox_type
+
+    def _type_of(self, values: dict[str, str], where: str) -> NetBoxType:
+        model = values.get("device_type", "").casefold()
+        found = self.types.get((values.get("manufacturer", "").casefold(), model))
+        if found is None:
+            same = [t for (_m, name), t in self.types.items() if name == model]
+            found = same[0] if len(same) == 1 else None
+        if found is None:
+            raise NetBoxReadError(where, f"device type {values.get('device_type', '')!r} has no YAML in device-types/")
+        return found
+
+    # --------------------------------------------------------------- racks
+    def _hall(self, locations: dict[str, str]) -> str:
+        """The hall: the top location of locations.csv (rows are locations inside it), else the
+        racks' first location."""
+        top = [v["name"] for _w, v in self._csv("locations.csv", ("name",), optional=True) if not v.get("parent")]
+        return top[0] if top else next(iter(locations.values()), "")
+
+    def _racks(self) -> tuple[dict[str, Rack], str, dict[str, str]]:
+        """Racks by name (case-folded), the site, and each rack's location by rack id."""
+        racks: dict[str, Rack] = {}
+        locations: dict[str, str] = {}
+        site = ""
+        made = 0
+        for where, values in self._csv("racks.csv", ("name",)):
+            name = values["name"]
+            if not name or name.casefold() in racks:
+                raise NetBoxReadError(where, f"rack name {name!r} is {'empty' if not name else 'used twice'}")
+            unit = DIMENSION_UNITS_MM.get(values.get("outer_unit", "") or "mm", 1.0)
+            weight = WEIGHT_UNITS_KG.get(values.get("weight_unit", "") or "kg", 1.0)
+            shape = RackShape(values.get("description", ""), int(_number(values.get("u_height", ""), where, "u_height")),
+                              _number(values.get("outer_width", ""), where, "outer_width") * unit,
+                              _number(values.get("outer_depth", ""), where, "outer_depth") * unit,
+                              _number(values.get("weight", ""), where, "weight") * weight,
+                              _number(values.get("max_weight", ""), where, "max_weight") * weight)
+            key, custom = rack_type(self.catalog, shape)
+            made += custom
+            rack = Rack(id=f"rack-{len(racks) + 1}", type=key, name=name, x=0.0, y=0.0)
+            _check(rack, where, ("name",))
+            racks[name.casefold()] = rack
+            locations[rack.id] = values.get("location", "")
+            site = site or values.get("site", "")
+        if made:
+            self.notes.append(f"{made} rack(s) of a size the catalogue lacks: custom rack types, with the catalogue's "
+                              "weight and ratings where racks.csv gives none")
+        return racks, site, locations
+
+    # ------------------------------------------------------------- devices
+    def _devices(self, racks: dict[str, Rack]) -> tuple[list[Device], dict[str, tuple[Device, NetBoxType]]]:
+        rows = self._csv("devices.csv", ("name", "device_type", "rack"))
+        typed = [(where, values, self._type_of(values, where)) for where, values in rows]
+        roles: dict[int, Counter[str]] = defaultdict(Counter)
+        for _where, values, netbox_type in typed:
+            roles[id(netbox_type)][values.get("role", "")] += 1
+        custom = [custom_type(self.catalog, t, roles[id(t)]) for t in self.types.values() if not t.key and id(t) in roles]
+        if custom:
+            self.notes.append(f"{len(custom)} device type(s) not in the catalogue became custom types: "
+                              + ", ".join(f"{item.name} ({item.kind})" for item in custom[:5])
+                              + (" …" if len(custom) > 5 else ""))
+        devices: list[Device] = []
+        by_name: dict[str, tuple[Device, NetBoxType]] = {}
+        unracked = half_u = 0
+        unplaced: list[Device] = []
+        for where, values, netbox_type in typed:
+            rack = racks.get(values["rack"].casefold()) if values["rack"] else None
+            if rack is None:
+                if values["rack"]:
+                    raise NetBoxReadError(where, f"rack {values['rack']!r} is not in racks.csv")
+                unracked += 1
+                continue
+            item = self.catalog[netbox_type.key]
+            position = _number(values.get("position", ""), where, "position")
+            half_u += position != int(position)
+            hostname = values["name"] or f"{rack.name}-D{len(devices) + 1}"
+            prefix = f"{rack.name}-"
+            own = not (hostname.startswith(prefix) and len(hostname) > len(prefix))
+            kind = self.catalog[netbox_type.key].kind
+            role = kind_role if kind == SWITCH and (kind_role := _switch_role(values.get("role", ""))) else ""
+            device = Device(id=f"dev-{len(devices) + 1}", type=item.key, name=hostname if own else hostname[len(prefix):],
+                            rack=rack.id, u=int(position) if item.height_u else 0, role=role,
+                            hostname=hostname if own else "")
+            _check(device, where, ("name", "hostname", "u"))
+            if item.height_u and not position:
+                unplaced.append(device)
+            if hostname.casefold() in by_name:
+                raise NetBoxReadError(where, f"device name {hostname!r} is used twice")
+            by_name[hostname.casefold()] = (device, netbox_type)
+            devices.append(device)
+        if unracked:
+            self.notes.append(f"{unracked} device(s) in no rack left out (a plan holds racked equipment)")
+        if unplaced:
+            self._place(devices, unplaced, racks)
+        if half_u:
+            self.notes.append(f"{half_u} device(s) at a half-U position put at the whole U below")
+        return devices, by_name
+
+    def _place(self, devices: list[Device], unplaced: list[Device], racks: dict[str, Rack]) -> None:
+        """Racked devices NetBox holds without a position go to the lowest free U of their rack."""
+        used: dict[str, set[int]] = defaultdict(set)
+        for device in devices:
+            if device.u:
+                used[device.rack].update(range(device.u, device.u + self.catalog[device.type].height_u))
+        sizes = {rack.id: self.catalog[rack.type].rack_units for rack in racks.values()}
+        for device in unplaced:
+            height = self.catalog[device.type].height_u
+            free = (u for u in range(1, sizes[device.rack] - height + 2)
+                    if used[device.rack].isdisjoint(range(u, u + height)))
+            device.u = next(free, 1)
+            used[device.rack].update(range(device.u, device.u + height))
+        self.notes.append(f"{len(unplaced)} device(s) in a rack without a position put at the lowest free U")
+
+    # -------------------------------------------------------------- cables
+    def _cables(self, names: dict[str, tuple[Device, NetBoxType]]) -> list[Link]:
+        required = ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name")
+        links: list[Link] = []
+        other = unmapped = no_media = 0
+        for where, values in self._csv("cables.csv", required, optional=True):
+            if values["side_a_type"] != INTERFACE_END or values["side_b_type"] != INTERFACE_END:
+                other += 1
+                continue
+            ends = []
+            for side in ("a", "b"):
+                found = names.get(values[f"side_{side}_device"].casefold())
+                if found is None:
+                    raise NetBoxReadError(where, f"device {values[f'side_{side}_device']!r} is not in devices.csv")
+                device, netbox_type = found
+                ends.append((device, netbox_type.ports.get(values[f"side_{side}_name"])))
+            if ends[0][1] is None or ends[1][1] is None:
+                unmapped += 1
+                continue
+            unit = values.get("length_unit", "") or "m"
+            if unit not in LENGTH_UNITS_M:
+                raise NetBoxReadError(where, f"length_unit: {unit!r} is not one of {', '.join(LENGTH_UNITS_M)}")
+            length = round(_number(values.get("length", ""), where, "length") * LENGTH_UNITS_M[unit], 2)
+            media = self._media(values.get("type", ""), values.get("description", ""), length)
+            no_media += not media
+            link = Link(id=f"link-{len(links) + 1}", a_device=ends[0][0].id, a_port=str(ends[0][1]),
+                        b_device=ends[1][0].id, b_port=str(ends[1][1]), media=media, length_m=length, stock_m=length,
+                        label=values.get("label", ""), state=state_from_status(values.get("status", "")))
+            _check(link, where, ("label", "length_m"))
+            links.append(link)
+        if other:
+            self.notes.append(f"{other} cable(s) not between two interfaces (power, console …) left out")
+        if unmapped:
+            self.notes.append(f"{unmapped} cable(s) on an interface that is not a fabric port of its type left out")
+        if no_media:
+            self.notes.append(f"{no_media} cable(s) of a type with no catalogue media: N7 reports them")
+        return links
+
+    def _media(self, slug: str, description: str, length_m: float) -> str:
+        """The catalogue media of a cable: by the description the export writes (the media's name),
+        else the shortest-reaching media of its NetBox type that reaches its length."""
+        media = self.catalog.media
+        named = next((key for key, m in media.items() if m.name == description), "")
+        if named:
+            return named
+        family = slug if slug in CABLE_TYPES.values() else {"mmf": "mmf-om4", "smf": "smf-os2"}.get(slug[:3], "")
+        keys = [key for key, s in CABLE_TYPES.items() if s == family and key in media]
+        fits = [key for key in keys if media[key].reach_m >= length_m]
+        return (fits or keys or [""])[0]
+
+    # --------------------------------------------------------------- power
+    def _power(self, racks: dict[str, Rack]) -> list[BusbarRun]:
+        panels = self._csv("power-panels.csv", ("name",), optional=True)
+        feeds = self._csv("power-feeds.csv", ("power_panel", "name"), optional=True)
+        busbars: dict[str, BusbarRun] = {}
+        descriptions: dict[str, str] = {}
+        for where, values in panels:
+            busbar = BusbarRun(id=f"bus-{len(busbars) + 1}", type="", name=values["name"], x1=0.0, y1=0.0,
+                               x2=0.0, y2=0.0, side="B" if "side B" in values.get("description", "") else "A")
+            _check(busbar, where, ("name",))
+            busbars[values["name"].casefold()] = busbar
+            descriptions[busbar.id] = values.get("description", "")
+        per_rack: dict[str, list[tuple[str, str, BusbarRun]]] = defaultdict(list)
+        amperes: dict[str, float] = defaultdict(float)
+        for where, values in feeds:
+            busbar = busbars.get(values["power_panel"].casefold())
+            if busbar is None:
+                raise NetBoxReadError(where, f"power panel {values['power_panel']!r} is not in power-panels.csv")
+            amperes[busbar.id] = max(amperes[busbar.id], _number(values.get("amperage", ""), where, "amperage"))
+            rack = racks.get(values.get("rack", "").casefold())
+            if rack is not None:
+                side = values["name"][-2:].upper()
+                side = side[1] if side in ("-A", "-B") else "A" if values.get("type") != "redundant" else "B"
+                per_rack[rack.id].append((side, values["name"], busbar))
+        extra = 0
+        for rack in racks.values():
+            chosen: dict[str, BusbarRun] = {}
+            for side, _name, busbar in sorted(per_rack[rack.id], key=lambda f: (f[0], natural_key(f[1]))):
+                slot = side if side not in chosen else ("B" if "B" not in chosen else "")
+                if slot:
+                    chosen[slot] = busbar
+                else:
+                    extra += 1
+            rack.feed_a = chosen["A"].id if "A" in chosen else None
+            rack.feed_b = chosen["B"].id if "B" in chosen else None
+        for busbar in busbars.values():
+            busbar.type = self._busbar_type(descriptions[busbar.id], amperes[busbar.id])
+        if extra:
+            self.notes.append(f"{extra} power feed(s) beyond a rack's A and B left out")
+        if busbars:
+            self.notes.append(f"{len(busbars)} power panel(s) read as busbar runs over the racks they feed")
+        return list(busbars.values())
+
+    def _busbar_type(self, description: str, amperes: float) -> str:
+        """The catalogue busbar named in the panel's description, else the smallest whose tap-off
+        carries the feeds' amperage, else the largest."""
+        kinds = sorted(self.catalog.of_kind(BUSBAR), key=lambda b: (b.tapoff_rating_a, b.key))
+        named = next((b for b in kinds if description.endswith(f": {b.name}")), None)
+        carrying = next((b for b in kinds if b.tapoff_rating_a >= amperes), kinds[-1])
+        return (named or carrying).key
+
+    # -------------------------------------------------------------- fabric
+    def _fabric(self, devices: list[Device], links: list[Link]) -> bool:
+        """Tier and rail of every cable, rail and SU of every rail leaf; True on an Ethernet fabric."""
+        by_id = {d.id: d for d in devices}
+        role = {d.id: "node" if self.catalog[d.type].kind == NODE else d.role for d in devices}
+        leaf_rails: dict[str, set[int]] = defaultdict(set)
+        leaf_nodes: dict[str, set[str]] = defaultdict(set)
+        for link in links:
+            link.tier = _TIERS.get(frozenset({role[link.a_device], role[link.b_device]}), "")
+            if link.tier == TIER_NODE_LEAF:
+                node, port, leaf = ((link.a_device, link.a_port, link.b_device) if role[link.a_device] == "node"
+                                    else (link.b_device, link.b_port, link.a_device))
+                names = self.catalog[by_id[node].type].port_names()
+                link.rail = names.index(port) + 1 if port in names else 0
+                leaf_rails[leaf].add(link.rail)
+                leaf_nodes[leaf].add(node)
+        sus: dict[frozenset[str], int] = {}
+        for leaf_id in sorted(leaf_rails, key=lambda d: natural_key(by_id[d].name)):
+            rails = leaf_rails[leaf_id]
+            if len(rails) == 1:  # a rail leaf (a single-switch fabric carries every rail: rail 0)
+                by_id[leaf_id].rail = next(iter(rails))
+                by_id[leaf_id].su = sus.setdefault(frozenset(leaf_nodes[leaf_id]), len(sus) + 1)
+        for link in links:
+            if link.tier == TIER_LEAF_SPINE:
+                leaf = by_id[link.a_device if role[link.a_device] == "leaf" else link.b_device]
+                link.rail = leaf.rail
+        speeds = Counter(kind[1] for t in self.types.values() for _n, k, _m in t.interfaces
+                         if (kind := interface_speed(k)))
+        return bool(speeds) and speeds[False] > speeds[True]
+
+
+def _switch_role(role: str) -> str:
+    text = role.casefold()
+    return next((word for word in ("leaf", "spine", "core") if word in text), "")

@@ -1,0 +1,203 @@
+"""NetBox device types and racks read back as catalogue types (``planner import --from netbox``).
+
+A device-type YAML (devicetype-library schema) maps to the catalogue entry whose slug the export
+gives (``netbox_names.type_slug``: manufacturer and catalogue key), else to the entry of that
+manufacturer and model name. Anything else becomes a custom catalogue entry, saved with the plan
+as a user's own types are, built from what the YAML says: U height, weight, the fabric ports
+(the interfaces of a type the set writes, ``infiniband-ndr``, ``400gbase-x-osfp`` …; all of them
+when none is), their speed, and the steady and peak draw summed over the power ports. Its kind
+comes from the NetBox role of the devices of that type (``netbox_names.kind_from_role``). A custom
+type's ports take the planner's names (``P1`` … for a GPU node, ``1`` … or ``1/1`` … for others)
+and the YAML's interfaces map onto them in order, so cables land on the same ports.
+
+A rack maps to the catalogue rack named in its description, else to one of its U height and
+outer size; else it becomes a custom rack of that size.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from planner.io.netbox_names import (
+    DEFAULT_MANUFACTURER,
+    interface_speed,
+    kind_from_role,
+    manufacturer_of,
+    slugify,
+    type_slug,
+)
+from planner.model.catalog import NODE, RACK, RACK_PDU, STORAGE, SWITCH, Catalog, CatalogItem
+
+#: Kilograms per NetBox weight unit (WeightUnitChoices).
+WEIGHT_UNITS_KG = {"kg": 1.0, "g": 0.001, "lb": 0.45359237, "oz": 0.028349523125}
+#: Millimetres per NetBox rack dimension unit (RackDimensionUnitChoices).
+DIMENSION_UNITS_MM = {"mm": 1.0, "in": 25.4}
+_TWIN = re.compile(r"^(\d+)/(\d+)$")
+#: A custom type's source note keeps this much of the YAML's comments (the format allows 10,000).
+SOURCE_MAX = 2_000
+
+
+class DeviceTypeError(ValueError):
+    """A device-type document that cannot be used: the message says which key and why."""
+
+
+@dataclass
+class NetBoxType:
+    """One device-type YAML as read: its NetBox names, its interfaces in order, and (once mapped)
+    the catalogue key and the plan port name of each interface."""
+
+    manufacturer: str
+    model: str
+    slug: str
+    u_height: float
+    weight_kg: float
+    interfaces: list[tuple[str, str, bool]]
+    steady_w: float
+    peak_w: float
+    source: str
+    key: str = ""
+    ports: dict[str, str] = field(default_factory=dict)
+
+    def fabric_interfaces(self) -> list[str]:
+        """Names of the interfaces that are fabric ports: those of a type the set writes, all when none is."""
+        known = [name for name, kind, mgmt in self.interfaces if interface_speed(kind) and not mgmt]
+        return known or [name for name, _kind, mgmt in self.interfaces if not mgmt]
+
+
+def _number(data: dict, key: str, default: float = 0.0) -> float:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e9:
+        raise DeviceTypeError(f"{key}: {value!r} is not a number from 0 up")
+    return float(value)
+
+
+def _text(data: dict, key: str, required: bool = True) -> str:
+    value = data.get(key, "")
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise DeviceTypeError(f"{key}: {'missing' if key not in data else 'not text'}")
+    return value.strip()
+
+
+def parse_device_type(data: object) -> NetBoxType:
+    """A device-type document (the parsed YAML) as a NetBoxType; DeviceTypeError names what is wrong."""
+    if not isinstance(data, dict):
+        raise DeviceTypeError("not a device type (a YAML mapping with manufacturer, model, slug …)")
+    interfaces = []
+    for index, entry in enumerate(data.get("interfaces") or []):
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            raise DeviceTypeError(f"interfaces[{index}]: needs a name")
+        interfaces.append((entry["name"].strip(), str(entry.get("type", "")), entry.get("mgmt_only") is True))
+    steady = peak = 0.0
+    for index, entry in enumerate(data.get("power-ports") or []):
+        if not isinstance(entry, dict):
+            raise DeviceTypeError(f"power-ports[{index}]: not a mapping")
+        drawn = _number(entry, "allocated_draw")
+        steady += drawn
+        peak += _number(entry, "maximum_draw", drawn)
+    unit = data.get("weight_unit", "kg")
+    if unit not in WEIGHT_UNITS_KG:
+        raise DeviceTypeError(f"weight_unit: {unit!r} is not one of {', '.join(WEIGHT_UNITS_KG)}")
+    return NetBoxType(manufacturer=_text(data, "manufacturer"), model=_text(data, "model"),
+                      slug=_text(data, "slug", required=False), u_height=_number(data, "u_height"),
+                      weight_kg=_number(data, "weight") * WEIGHT_UNITS_KG[unit], interfaces=interfaces,
+                      steady_w=steady, peak_w=peak, source=_text(data, "comments", required=False))
+
+
+def match_catalogue(catalog: Catalog, types: list[NetBoxType]) -> None:
+    """Set ``key`` and ``ports`` of every type the catalogue has (by slug, then manufacturer and model)."""
+    by_slug = {type_slug(item): item for item in catalog.items.values()}
+    by_model = {(manufacturer_of(item).casefold(), item.name.casefold()): item for item in catalog.items.values()}
+    for netbox_type in types:
+        item = by_slug.get(netbox_type.slug) or by_model.get(
+            (netbox_type.manufacturer.casefold(), netbox_type.model.casefold()))
+        if item is not None and item.kind != RACK:
+            netbox_type.key = item.key
+            _map_ports(netbox_type, item)
+
+
+def _map_ports(netbox_type: NetBoxType, item: CatalogItem) -> None:
+    """Interface name → plan port: the same name where the type has it, else in order."""
+    names = item.port_names()
+    interfaces = netbox_type.fabric_interfaces()
+    if set(interfaces) <= set(names):
+        netbox_type.ports = {name: name for name in interfaces}
+    else:
+        netbox_type.ports = dict(zip(interfaces, names, strict=False))
+
+
+def custom_type(catalog: Catalog, netbox_type: NetBoxType, roles: Counter[str]) -> CatalogItem:
+    """A custom catalogue entry for a type the catalogue lacks; adds it and maps the ports.
+
+    ``roles`` counts the NetBox roles of the devices of this type: the commonest that says a
+    kind decides it; else a 0U type with no fabric ports is a rack PDU and anything else storage
+    (equipment that draws power and may be cabled, outside the GPU fabric).
+    """
+    kinds = [kind_from_role(role) for role, _n in roles.most_common()]
+    kind = next((k[0] for k in kinds if k is not None), "")
+    interfaces = netbox_type.fabric_interfaces()
+    if not kind:
+        kind = RACK_PDU if netbox_type.u_height == 0 and not interfaces else STORAGE
+    speeds = Counter(s[0] for _n, t, _m in netbox_type.interfaces if (s := interface_speed(t)))
+    cages, per_cage = len(interfaces), 1
+    matches = [_TWIN.match(name) for name in interfaces]
+    lanes = {int(m.group(2)) for m in matches if m}
+    if kind == SWITCH and interfaces and all(matches) and lanes == set(range(1, len(lanes) + 1)) \
+            and len(interfaces) % len(lanes) == 0:
+        per_cage, cages = len(lanes), len(interfaces) // len(lanes)  # twin-port cages: 1/1, 1/2 …
+    stem = slugify(f"{netbox_type.manufacturer}-{netbox_type.model}", 200) or "type"
+    key, number = f"custom-{stem}", 2
+    while key in catalog:
+        key, number = f"custom-{stem}-{number}", number + 1
+    item = CatalogItem(
+        key=key, kind=kind, name=netbox_type.model[:200], custom=True,
+        source=(f"NetBox device type {netbox_type.slug or netbox_type.model}" +
+                (f": {netbox_type.source}" if netbox_type.source else ""))[:SOURCE_MAX],
+        height_u=math.ceil(netbox_type.u_height), weight_kg=netbox_type.weight_kg,
+        power_w=netbox_type.steady_w, power_peak_w=netbox_type.peak_w or netbox_type.steady_w,
+        gpus=len(interfaces) if kind == NODE else 0, port_cages=cages, ports_per_cage=per_cage,
+        port_speed_gbps=speeds.most_common(1)[0][0] if speeds else 0.0,
+        manufacturer="" if netbox_type.manufacturer == DEFAULT_MANUFACTURER else netbox_type.manufacturer[:200])
+    catalog.add(item)
+    netbox_type.key = key
+    _map_ports(netbox_type, item)
+    return item
+
+
+@dataclass(frozen=True)
+class RackShape:
+    """What racks.csv says of a rack's type."""
+
+    description: str
+    u_height: int
+    width_mm: float
+    depth_mm: float
+    weight_kg: float
+    max_weight_kg: float
+
+
+def rack_type(catalog: Catalog, shape: RackShape) -> tuple[str, bool]:
+    """The catalogue rack for a racks.csv row, and whether it had to be made (a custom rack)."""
+    racks = catalog.of_kind(RACK)
+    named = next((r for r in racks if r.name == shape.description), None)
+    if named is not None:
+        return named.key, False
+    sized = next((r for r in racks if r.rack_units == shape.u_height and abs(r.width_m * 1000 - shape.width_mm) < 1
+                  and abs(r.depth_m * 1000 - shape.depth_mm) < 1), None)
+    if sized is not None:
+        return sized.key, False
+    default = catalog.default_rack()
+    width = shape.width_mm / 1000 or default.width_m
+    depth = shape.depth_mm / 1000 or default.depth_m
+    units = shape.u_height or default.rack_units
+    key = f"custom-rack-{round(width * 1000)}x{round(depth * 1000)}-{units}u"
+    if key not in catalog:
+        catalog.add(CatalogItem(
+            key=key, kind=RACK, name=f"Rack {width * 1000:.0f} × {depth * 1000:.0f} mm, {units}U", custom=True,
+            source="NetBox racks.csv (size and U height); weight, maximum load and power limit where it gives "
+                   f"none from the catalogue's {default.name}",
+            width_m=width, depth_m=depth, rack_units=units, weight_kg=shape.weight_kg or default.weight_kg,
+            max_load_kg=shape.max_weight_kg or default.max_load_kg, max_power_kw=default.max_power_kw))
+    return key, True
