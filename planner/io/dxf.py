@@ -1,0 +1,344 @@
+"""Read an architect's DXF: its layers, the closed shapes a hall is made of, its units, and the
+line work to show under the plan (issue 14, DESIGN §9).
+
+Everything here is in *drawing units* with the drawing's own axes (y up); turning that into
+plan metres (y down, north-west corner of the hall at the origin) is the underlay transform's
+job (``planner.commands.underlays``), so a plan started from a DXF and the same DXF shown under
+it line up by construction.
+
+How the hall is found, so that a drawing nobody prepared for the planner still works:
+
+- **Outline**: the largest closed polyline (LWPOLYLINE or 2D/3D POLYLINE, closed by its flag or
+  by ending where it starts) on the outline layer. Without ``outline_layer`` the layers whose
+  name holds a word such as WALL, OUTLINE, HALL, ROOM, BOUNDARY or PERIMETER (``A-WALL``,
+  ``HALL_OUTLINE``) are tried first, then the largest closed polyline in the whole drawing.
+- **Columns**: every closed polyline and circle on the column layer (a circle becomes a polygon
+  of ``CIRCLE_SIDES`` sides) that touches the outline. Without ``column_layer`` every layer whose
+  name holds COLUMN, COL, COLS, PILLAR or PIER (``S-COLS``) is taken; none is no columns.
+- Blocks (INSERT) are exploded, their layer-0 parts taking the insert's layer, as CAD shows them:
+  columns are often drawn as a block.
+- **Units**: ``--units`` when given (it wins over a header known to be wrong), else ``$INSUNITS``;
+  a unitless drawing without ``--units`` is refused (a guess would be off by 1000 or 25.4).
+
+``ezdxf`` is imported on first read, not with the module: the CLI registers every subcommand at
+start and should not pay for it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+Point = tuple[float, float]
+
+#: ``--units`` choices → metres per drawing unit.
+UNITS = {"mm": 0.001, "m": 1.0, "in": 0.0254, "ft": 0.3048}
+#: $INSUNITS codes (AutoCAD DXF reference, HEADER section) → (name, metres per unit).
+INSUNITS = {1: ("in", 0.0254), 2: ("ft", 0.3048), 3: ("mi", 1609.344), 4: ("mm", 0.001),
+            5: ("cm", 0.01), 6: ("m", 1.0), 7: ("km", 1000.0), 8: ("µin", 0.0254e-6),
+            9: ("mil", 0.0254e-3), 10: ("yd", 0.9144), 11: ("Å", 1e-10), 12: ("nm", 1e-9),
+            13: ("µm", 1e-6), 14: ("dm", 0.1), 15: ("dam", 10.0), 16: ("hm", 100.0),
+            17: ("Gm", 1e9), 18: ("AU", 149_597_870_700.0), 19: ("ly", 9.4607e15), 20: ("pc", 3.0857e16)}
+OUTLINE_WORDS = frozenset({"OUTLINE", "WALL", "WALLS", "HALL", "ROOM", "BOUNDARY", "PERIMETER"})
+COLUMN_WORDS = frozenset({"COLUMN", "COLUMNS", "COL", "COLS", "PILLAR", "PILLARS", "PIER", "PIERS"})
+#: A round column as a polygon: 32 sides keep every edge within 0.5 % of the radius of the circle
+#: (1.5 mm on a 600 mm column), finer than the plan's 1 mm.
+CIRCLE_SIDES = 32
+#: Curves (polyline bulges) are flattened to this share of the drawing's size for shapes (1 mm
+#: across a 100 m drawing) and to a coarser one for the line work shown under the plan.
+SHAPE_TOLERANCE = 1e-5
+SKETCH_TOLERANCE = 2e-4
+#: Blocks inside blocks are exploded this deep (a drawing that nests deeper is unusual).
+MAX_BLOCK_DEPTH = 4
+_SHAPE_TYPES = ("LWPOLYLINE", "POLYLINE", "CIRCLE")
+_SKETCH_TYPES = ("LINE", "LWPOLYLINE", "POLYLINE", "ARC", "CIRCLE", "ELLIPSE", "SPLINE")
+
+
+class DxfError(ValueError):
+    """The drawing cannot be read or used as asked; the message is one line for the user."""
+
+
+@dataclass
+class Shape:
+    """A closed polyline or a circle, in drawing units; ``points`` do not repeat the first."""
+
+    layer: str
+    kind: str  # "polyline" or "circle"
+    points: list[Point]
+
+    @property
+    def area(self) -> float:
+        pts = self.points
+        return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1]))) / 2
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        xs, ys = [p[0] for p in self.points], [p[1] for p in self.points]
+        return min(xs), min(ys), max(xs), max(ys)
+
+
+@dataclass
+class Text:
+    """A TEXT or MTEXT entity: where it starts, how tall, turned by ``rotation`` degrees (CCW)."""
+
+    x: float
+    y: float
+    height: float
+    rotation: float
+    text: str
+
+
+@dataclass
+class Drawing:
+    """What was read from one DXF: layers with entity counts, closed shapes, and (on request) the
+    line work and texts to draw under the plan."""
+
+    path: str
+    insunits: int
+    layers: dict[str, int]
+    shapes: list[Shape]
+    lines: list[list[Point]] = field(default_factory=list)
+    texts: list[Text] = field(default_factory=list)
+    extents: tuple[float, float, float, float] | None = None
+
+    def layer_named(self, name: str) -> str | None:
+        """The layer's own spelling (DXF layer names are case-insensitive), or None."""
+        wanted = name.casefold()
+        return next((layer for layer in self.layers if layer.casefold() == wanted), None)
+
+
+@dataclass
+class Hall:
+    """The outline and columns chosen from a drawing, and how each was chosen (for the report)."""
+
+    outline: Shape
+    outline_how: str
+    columns: list[Shape]
+    column_layers: list[str]
+    columns_how: str
+    columns_outside: int
+
+
+def read_dxf(path: str | Path, sketch: bool = False) -> Drawing:
+    """Read ``path``; with ``sketch`` also flatten its line work and collect its texts.
+
+    Raises DxfError (one line naming the file) for a file that is missing, not a DXF or damaged
+    beyond what ezdxf's recover mode repairs."""
+    import ezdxf
+    from ezdxf import recover
+
+    name = str(path)
+    try:
+        try:
+            doc = ezdxf.readfile(name)
+        except ezdxf.DXFStructureError:
+            doc, _auditor = recover.readfile(name)
+    except OSError as exc:  # ezdxf says "not a DXF file" with an IOError that has no errno
+        reason = exc.strerror if exc.errno is not None else "not a DXF drawing"
+        raise DxfError(f"cannot read {name}: {reason}") from None
+    except (ezdxf.DXFError, ValueError, UnicodeError) as exc:
+        raise DxfError(f"{name} is not a DXF drawing ezdxf can read: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+    counts: Counter[str] = Counter({layer.dxf.name: 0 for layer in doc.layers})
+    entities = list(_exploded(doc.modelspace(), counts))
+    layers = dict(sorted(counts.items(), key=lambda item: item[0].casefold()))
+    extents = _extents(e for _layer, e in entities)
+    size = math.hypot(extents[2] - extents[0], extents[3] - extents[1]) if extents else 1.0
+    shapes = [shape for layer, entity in entities if entity.dxftype() in _SHAPE_TYPES
+              for shape in _shape(layer, entity, size * SHAPE_TOLERANCE)]
+    drawing = Drawing(name, int(doc.header.get("$INSUNITS", 0) or 0), layers, shapes, extents=extents)
+    if sketch:
+        _sketch(drawing, [e for _layer, e in entities], size * SKETCH_TOLERANCE)
+    return drawing
+
+
+def _exploded(layout: Iterable[Any], counts: Counter[str], depth: int = 0,
+              layer: str | None = None) -> Iterator[tuple[str, Any]]:
+    """(layer, entity) for every entity, blocks exploded; top-level entities counted per layer."""
+    for entity in layout:
+        own = entity.dxf.get("layer", "0")
+        effective = layer if layer is not None and own == "0" else own
+        if depth == 0:
+            counts[own] += 1
+        if entity.dxftype() == "INSERT":
+            if depth < MAX_BLOCK_DEPTH:
+                yield from _exploded(_block_parts(entity), counts, depth + 1, effective)
+            continue
+        yield effective, entity
+
+
+def _block_parts(insert: Any) -> list[Any]:
+    """The entities of an INSERT, placed; none for a block ezdxf cannot explode (left out, not
+    fatal: the rest of the drawing is still of use)."""
+    try:
+        return list(insert.virtual_entities())
+    except Exception:  # noqa: BLE001
+        return []
+
+
+def _path_points(entity: Any, tolerance: float) -> list[Point]:
+    from ezdxf import path as ezpath
+
+    try:
+        points = [(v.x, v.y) for v in ezpath.make_path(entity).flattening(max(tolerance, 1e-9))]
+    except Exception:  # noqa: BLE001 (degenerate geometry: nothing to draw)
+        return []
+    return _dedupe(points)
+
+
+def _dedupe(points: list[Point]) -> list[Point]:
+    out: list[Point] = []
+    for point in points:
+        if not out or math.dist(point, out[-1]) > 1e-9:
+            out.append(point)
+    return out
+
+
+def _shape(layer: str, entity: Any, tolerance: float) -> list[Shape]:
+    """The entity as a closed Shape, or nothing when it is open (or a polyface mesh)."""
+    kind = entity.dxftype()
+    if kind == "CIRCLE":
+        cx, cy, r = entity.dxf.center.x, entity.dxf.center.y, entity.dxf.radius
+        if r <= 0:
+            return []
+        step = 2 * math.pi / CIRCLE_SIDES
+        return [Shape(layer, "circle", [(cx + r * math.cos(k * step), cy + r * math.sin(k * step))
+                                        for k in range(CIRCLE_SIDES)])]
+    if kind == "POLYLINE" and not (entity.is_2d_polyline or entity.is_3d_polyline):
+        return []
+    flagged = entity.closed if kind == "LWPOLYLINE" else entity.is_closed
+    points = _path_points(entity, tolerance)
+    ends_meet = len(points) >= 4 and math.dist(points[0], points[-1]) <= tolerance
+    if not (flagged or ends_meet):
+        return []
+    if len(points) > 1 and math.dist(points[0], points[-1]) <= tolerance:
+        points = points[:-1]
+    shape = Shape(layer, "polyline", points)
+    return [shape] if len(points) >= 3 and shape.area > 0 else []
+
+
+def _extents(entities: Iterable[Any]) -> tuple[float, float, float, float] | None:
+    from ezdxf import bbox
+
+    box = bbox.extents(entities, fast=True)
+    if not box.has_data:
+        return None
+    return box.extmin.x, box.extmin.y, box.extmax.x, box.extmax.y
+
+
+def _sketch(drawing: Drawing, entities: list[Any], tolerance: float) -> None:
+    for entity in entities:
+        kind = entity.dxftype()
+        if kind in _SKETCH_TYPES:
+            if kind == "POLYLINE" and not (entity.is_2d_polyline or entity.is_3d_polyline):
+                continue
+            points = _path_points(entity, tolerance)
+            if kind == "CIRCLE" and points:
+                points.append(points[0])
+            if len(points) >= 2:
+                drawing.lines.append(points)
+        elif kind in ("TEXT", "MTEXT"):
+            text = _text(entity)
+            if text is not None:
+                drawing.texts.append(text)
+
+
+def _text(entity: Any) -> Text | None:
+    try:
+        content = " ".join(entity.plain_text().split())
+        insert = entity.dxf.insert
+        if entity.dxftype() == "TEXT":
+            height, rotation = entity.dxf.get("height", 1.0), entity.dxf.get("rotation", 0.0)
+        else:
+            height, rotation = entity.dxf.get("char_height", 1.0), entity.get_rotation()
+    except Exception:  # noqa: BLE001 (a text ezdxf cannot decode is left out)
+        return None
+    return Text(insert.x, insert.y, float(height), float(rotation), content) if content else None
+
+
+# ------------------------------------------------------------------ units
+def metres_per_unit(drawing: Drawing, units: str | None = None) -> tuple[float, str]:
+    """Metres per drawing unit and where that came from (``--units`` wins over the header)."""
+    header = INSUNITS.get(drawing.insunits)
+    if units is not None:
+        if units not in UNITS:
+            raise DxfError(f"--units must be one of {', '.join(UNITS)}, not {units!r}")
+        note = f"{units} (from --units"
+        if header is not None and header[0] != units:
+            note += f"; the drawing's $INSUNITS says {header[0]}"
+        return UNITS[units], note + ")"
+    if header is None:
+        raise DxfError(f"{drawing.path} does not say its units ($INSUNITS {drawing.insunits}, unitless): "
+                       f"give --units {', '.join(UNITS)}")
+    return header[1], f"{header[0]} (from the drawing's $INSUNITS {drawing.insunits})"
+
+
+# ------------------------------------------------------------- the hall
+def _words(layer: str) -> set[str]:
+    return set(re.split(r"[^A-Z0-9]+", layer.upper()))
+
+
+def _known_layer(drawing: Drawing, name: str, what: str) -> str:
+    layer = drawing.layer_named(name)
+    if layer is None:
+        listed = ", ".join(drawing.layers) or "none"
+        raise DxfError(f"{drawing.path} has no layer {name!r} for the {what} (layers: {listed})")
+    return layer
+
+
+def pick_outline(drawing: Drawing, outline_layer: str | None = None,
+                 exclude: Iterable[str] = ()) -> tuple[Shape, str]:
+    """The hall outline and how it was chosen (module docstring)."""
+    polylines = [s for s in drawing.shapes if s.kind == "polyline"]
+    if outline_layer is not None:
+        layer = _known_layer(drawing, outline_layer, "outline")
+        on_layer = [s for s in polylines if s.layer == layer]
+        if not on_layer:
+            raise DxfError(f"layer {layer!r} of {drawing.path} has no closed polyline for the hall outline")
+        return max(on_layer, key=lambda s: s.area), f"the largest closed polyline on layer {layer} (as asked)"
+    named = [s for s in polylines if _words(s.layer) & OUTLINE_WORDS]
+    if named:
+        best = max(named, key=lambda s: s.area)
+        return best, f"the largest closed polyline on layer {best.layer} (guessed from the layer name)"
+    skipped = set(exclude)
+    anywhere = [s for s in polylines if s.layer not in skipped]
+    if not anywhere:
+        raise DxfError(f"{drawing.path} has no closed polyline to take the hall outline from "
+                       f"(layers: {', '.join(drawing.layers) or 'none'})")
+    best = max(anywhere, key=lambda s: s.area)
+    return best, f"the largest closed polyline in the drawing (layer {best.layer}; no layer named like a wall)"
+
+
+def column_layers(drawing: Drawing, column_layer: str | None = None) -> tuple[list[str], str]:
+    """The layers columns are taken from, and how they were chosen ("" asks for none)."""
+    if column_layer == "":
+        return [], "none asked for"
+    if column_layer is not None:
+        return [_known_layer(drawing, column_layer, "columns")], "as asked"
+    guessed = [layer for layer in drawing.layers if _words(layer) & COLUMN_WORDS]
+    if guessed:
+        return guessed, "guessed from the layer name"
+    return [], "no --column-layer given and no layer named like columns"
+
+
+def pick_hall(drawing: Drawing, outline_layer: str | None = None, column_layer: str | None = None) -> Hall:
+    """Outline and columns (module docstring); columns that do not touch the outline are counted
+    in ``columns_outside`` and left out."""
+    from shapely.geometry import Polygon
+
+    layers, columns_how = column_layers(drawing, column_layer)
+    outline, outline_how = pick_outline(drawing, outline_layer, exclude=layers)
+    hall = Polygon(outline.points).buffer(0)
+    candidates = [s for s in drawing.shapes if s.layer in layers and s is not outline]
+    inside = [s for s in candidates if hall.intersects(Polygon(s.points).buffer(0))]
+    return Hall(outline, outline_how, inside, layers, columns_how, len(candidates) - len(inside))
+
+
+def north_west(shape: Shape) -> Point:
+    """The drawing point that becomes the plan's origin: the outline's least x and greatest y
+    (DXF y points north; the plan's origin is the hall's north-west corner)."""
+    x0, _y0, _x1, y1 = shape.bounds()
+    return x0, y1
