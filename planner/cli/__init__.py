@@ -31,6 +31,11 @@ SUBCOMMANDS: list[str] = [
     "planner.cli.fabric",
     "planner.cli.bom",
     "planner.cli.export",
+    "planner.cli.import_netbox",
+    "planner.cli.verify",
+    "planner.cli.diff",
+    "planner.cli.merge",
+    "planner.cli.comments",
 ]
 DEBUG_FLAG = "--debug"
 

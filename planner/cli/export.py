@@ -38,6 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="review-pdf: the earlier revision to compare with")
     parser.add_argument("--site", help="netbox: the NetBox site (default: the plan's project)")
     parser.add_argument("--location", help="netbox: the NetBox location (default: the plan's hall)")
+    parser.add_argument("--remaining", action="store_true",
+                        help="cabling-pdf: only the cables not yet verified, per rack (what is left to do)")
     parser.set_defaults(func=run)
 
 
@@ -50,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if args.label_sheet:
         options.label_sheet = args.label_sheet
     options.against, options.site, options.location = args.against, args.site, args.location
+    options.remaining_only = args.remaining
     try:
         export_to(doc, args.to, args.output, options)
     except OSError as exc:  # the output cannot be written: exit 2, OUT as it was

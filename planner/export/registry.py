@@ -52,11 +52,17 @@ EXPORT_KINDS: dict[str, ExportKind] = {kind.key: kind for kind in (
     ExportKind("cabling-pdf", "Cabling plan (PDF)", ".pdf", "planner.export.cabling_pdf:write_cabling_pdf"),
     ExportKind("cables-csv", "Cable schedule (CSV)", ".csv", "planner.export.schedule:write_csv", paper=False),
     ExportKind("cables-xlsx", "Cable schedule (XLSX)", ".xlsx", "planner.export.schedule:write_xlsx", paper=False),
+    ExportKind("tick-sheet-csv", "Installation tick sheet (CSV)", ".csv", "planner.export.schedule:write_tick_csv",
+               paper=False),
     ExportKind("labels-pdf", "Cable labels (PDF)", ".pdf", "planner.export.labels_pdf:write_labels_pdf"),
     ExportKind("commissioning-pdf", "Commissioning document (PDF)", ".pdf",
                "planner.export.commissioning_pdf:write_commissioning_pdf"),
     ExportKind("bom-csv", "Bill of materials (CSV)", ".csv", "planner.export.registry:_bom_csv", paper=False),
     ExportKind("floorplan-svg", "Floor plan (SVG)", ".svg", "planner.export.floorplan_svg:write_svg", paper=False),
+    ExportKind("review-pdf", "Review document (PDF)", ".pdf", "planner.export.review_pdf:write_review_pdf"),
+    ExportKind("floorplan-dxf", "Floor plan (DXF)", ".dxf", "planner.export.floorplan_dxf:write_dxf", paper=False),
+    ExportKind("slurm", "Slurm topology (folder)", "", "planner.export.slurm:write_slurm", paper=False, folder=True),
+    ExportKind("netbox", "NetBox import set (folder)", "", "planner.export.netbox:write_netbox", paper=False, folder=True),
 )}
 
 

@@ -4,6 +4,11 @@ The exporters are Qt-free (``planner.export``); this module adds the dialog, run
 a worker thread with a progress bar and Cancel, and renders the PlanScene to PNG. Exports
 write through a temporary file renamed at the end, so a cancelled or failed export leaves
 nothing behind. The dialog is modal, so the plan cannot change while it is being written.
+
+A folder kind (``ExportKind.folder``: the NetBox and Slurm sets) is saved to a folder, which the
+export replaces whole: Browse picks the folder (an empty one becomes the set; in any other the set
+gets a folder of its own); an earlier export there is replaced only after asking, and a folder of
+other files never.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QRectF, Qt, QThread, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -26,13 +32,20 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
-from planner.export.common import PAPER_SIZES, ExportCancelled, ExportOptions, LabelSheet
+from planner.export.common import (
+    EXPORT_MARKER,
+    PAPER_SIZES,
+    ExportCancelled,
+    ExportOptions,
+    LabelSheet,
+)
 from planner.export.plan_drawing import scale_bar_length
 from planner.export.registry import EXPORT_KINDS, export_to
 from planner.model.document import Document
@@ -162,9 +175,10 @@ class ExportDialog(QDialog):
         self.author_edit = QLineEdit(doc.meta.author)
         self.date_edit = QLineEdit(date.today().isoformat())
         self.file_name = Path(source).name if source else ""
+        self.folder_kind = spec is not None and spec.folder
 
         form = QFormLayout()
-        form.addRow("Save to", path_row)
+        form.addRow("Save to folder" if self.folder_kind else "Save to", path_row)
         form.addRow("Paper", self.paper_combo)
         form.addRow("Revision", self.revision_edit)
         form.addRow("Author", self.author_edit)
@@ -173,6 +187,18 @@ class ExportDialog(QDialog):
         self.sheet_edit.setToolTip("Label sheet: columns x rows, then label width x height in mm")
         if kind == "labels-pdf":
             form.addRow("Label sheet", self.sheet_edit)
+        self.remaining_box = QCheckBox("Only cables not yet verified, per rack (what is left to do)")
+        if kind == "cabling-pdf":
+            form.addRow("Cables", self.remaining_box)
+        self.against_edit = QLineEdit()
+        self.against_edit.setPlaceholderText("earlier revision (.hall) to compare with; empty: comments only")
+        if kind == "review-pdf":
+            form.addRow("Compare with", self.against_edit)
+        self.site_edit = QLineEdit(doc.meta.project)
+        self.location_edit = QLineEdit(doc.meta.hall)
+        if kind == "netbox":  # the names NetBox files the hall under (planner export --site/--location)
+            form.addRow("NetBox site", self.site_edit)
+            form.addRow("NetBox location", self.location_edit)
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
         self.progress.setValue(0)
@@ -191,15 +217,46 @@ class ExportDialog(QDialog):
         self.written: str | None = None
 
     def _browse(self) -> None:
+        if self.folder_kind:
+            self._browse_folder()
+            return
         name, _filter = QFileDialog.getSaveFileName(self, "Export to", self.path_edit.text())
         if name:
             self.path_edit.setText(name)
+
+    def _browse_folder(self) -> None:
+        """The set's folder: the chosen one when it is empty, else a folder of the set's own name in it."""
+        current = Path(self.path_edit.text())
+        chosen = QFileDialog.getExistingDirectory(self, "Export into folder", str(current.parent))
+        if chosen:
+            empty = not any(Path(chosen).iterdir())
+            self.path_edit.setText(chosen if empty else str(Path(chosen) / current.name))
+
+    def _replace_allowed(self, path: str) -> bool:
+        """A folder export replaces its target whole: only an earlier export (it carries
+        ``EXPORT_MARKER``), after asking; a folder of anything else is never touched."""
+        if not os.path.isdir(path) or not os.listdir(path):
+            return True
+        if not os.path.exists(os.path.join(path, EXPORT_MARKER)):
+            self.status.setText(f"Not exported: {path} holds other files. Choose a new or empty folder.")
+            return False
+        answer = QMessageBox.question(
+            self, "Replace folder?", f"{path} holds an earlier export. The export replaces the whole folder: "
+            "everything in it now is deleted. Replace it?")
+        if answer != QMessageBox.StandardButton.Yes:
+            self.status.setText("Not exported: choose another folder.")
+            return False
+        return True
 
     def options(self) -> ExportOptions:
         """The dialog's fields as export options; raises ValueError for a malformed label sheet."""
         return ExportOptions(paper=self.paper_combo.currentText(), revision=self.revision_edit.text(),
                              author=self.author_edit.text(), date=self.date_edit.text().strip(),
-                             file_name=self.file_name, label_sheet=LabelSheet.parse(self.sheet_edit.text()))
+                             file_name=self.file_name, label_sheet=LabelSheet.parse(self.sheet_edit.text()),
+                             remaining_only=self.remaining_box.isChecked(),
+                             against=self.against_edit.text().strip() or None,
+                             site=self.site_edit.text().strip() or None,
+                             location=self.location_edit.text().strip() or None)
 
     def _set_running(self, running: bool) -> None:
         for widget in (self.export_button, self.path_edit, self.paper_combo, self.revision_edit, self.author_edit,
@@ -210,7 +267,9 @@ class ExportDialog(QDialog):
     def start_export(self) -> None:
         path = self.path_edit.text().strip()
         if not path or not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-            self.status.setText("Choose a file in an existing folder.")
+            self.status.setText(f"Choose a {'folder' if self.folder_kind else 'file'} in an existing folder.")
+            return
+        if self.folder_kind and not self._replace_allowed(path):
             return
         try:
             options = self.options()

@@ -33,6 +33,11 @@ EXTENSIONS: list[str] = [
     "planner.ui.validation_attach",
     "planner.ui.export_dialog",
     "planner.ui.fabric_attach",
+    "planner.ui.underlay_attach",
+    "planner.ui.asbuilt_attach",
+    "planner.ui.comments_attach",
+    "planner.ui.compare_attach",
+    "planner.ui.netbox_attach",
 ]
 
 #: Top-level menus in the order they appear; ``menu()`` creates others after these.

@@ -51,8 +51,8 @@ def attach(window: MainWindow) -> None:
     scene.set_findings(live.severity_by_id())
     counts.setText(live.summary())
 
-    file_menu = window.menu("&File")
-    action = file_menu.addAction("Design &basis…")
+    # a setting of the plan, beside its title block and hall features (it sat after Quit in File)
+    action = window.menu("&Plan").addAction("Design &basis…")
     action.setToolTip("Voltage, derating, redundancy, coolant, temperatures, aisles, cable slack, "
                       "tray sizes and fill limits, floor method, units")
     action.triggered.connect(lambda: edit_basis(session, window))

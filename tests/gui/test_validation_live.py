@@ -106,7 +106,7 @@ def test_design_basis_is_one_undoable_step_and_revalidates(qtbot, make_window):
 
 def test_design_basis_menu_entry(qtbot, make_window):
     window = make_window(load(DATA / "clean_row_120kw.hall"))
-    titles = [a.text() for a in window.menu("&File").actions()]
+    titles = [a.text() for a in window.menu("&Plan").actions()]
     assert "Design &basis…" in titles
 
 

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
-from planner.io import dumps, load
+from planner.io import HallFileError, dumps, load
 
-SUBCOMMANDS = ("validate", "report", "new", "fabric", "bom", "export")
+SUBCOMMANDS = ("validate", "report", "new", "fabric", "bom", "export", "verify", "diff", "merge", "comments")
 #: Subcommands that write a file, and how to ask each to write OUT from PLAN.
 WRITERS = {
     "new": lambda plan, out: ["new", "--template", "pod", "--nodes", "4", "-o", out],
@@ -33,11 +33,33 @@ READERS = {
     "fabric": lambda plan: ["fabric", plan, "--json"],
     "bom": lambda plan: ["bom", plan, "--json"],
     "export": lambda plan: ["export", plan, "--to", "bom-csv", "-o", os.path.join(tempfile.gettempdir(), "unused.csv")],
+    "verify": lambda plan: ["verify", plan, "--links", _links_as_planned(plan)],
+    "diff": lambda plan: ["diff", plan, plan],
+    "merge": lambda plan: ["merge", plan, plan, plan, "-o", os.path.join(tempfile.gettempdir(), "unused.hall")],
+    "comments": lambda plan: ["comments", plan, "--json"],
 }
 #: What each subcommand's work goes through, to make it fail from inside.
 CORE = {"validate": "planner.cli.validate.validate", "report": "planner.cli.report.build_report",
         "new": "planner.cli.new.build_template", "fabric": "planner.cli.fabric.fabric_counts",
-        "bom": "planner.cli.bom.build_bom", "export": "planner.cli.export.export_to"}
+        "bom": "planner.cli.bom.build_bom", "export": "planner.cli.export.export_to",
+        "verify": "planner.cli.verify.verify", "diff": "planner.cli.diff.diff_plans",
+        "merge": "planner.cli.merge.merge_plans", "comments": "planner.cli.comments.threads"}
+
+
+def _links_as_planned(plan: str) -> str:
+    """A links CSV naming every planned cable as found (verify: all as planned; or, for an
+    unreadable plan, a file beside it that is never reached)."""
+    path = os.path.join(tempfile.gettempdir(), f"planner-exit-codes-{os.getpid()}-links.csv")
+    lines = ["a_device,a_port,b_device,b_port"]
+    try:
+        doc = load(plan)
+    except HallFileError:  # the unreadable-input tests pass a broken plan: verify reports it first
+        doc = None
+    for link in doc.links.values() if doc else ():
+        a, b = doc.devices[link.a_device], doc.devices[link.b_device]
+        lines.append(f"{doc.hostname(a)},{link.a_port},{doc.hostname(b)},{link.b_port}")
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
 
 
 @pytest.fixture(scope="module")

