@@ -1,14 +1,8 @@
 """`planner diff` as git's diff driver, in a temporary repository holding two commits of a .hall:
 `git diff` reads like a change list (diff.hall.command) and `git log -p` shows the per-object
-listing (diff.hall.textconv). git runs the installed planner through a `planner` script on PATH
-that calls `python -I -m planner` (the console script may not be on PATH in every install)."""
+listing (diff.hall.textconv). The repository is conftest's ``git_work``."""
 
 from __future__ import annotations
-
-import os
-import shutil
-import subprocess
-import sys
 
 import pytest
 
@@ -17,29 +11,15 @@ from planner.commands.edits import move_objects
 from planner.io import dumps, loads
 from planner.layout.templates import build_template
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-
 
 @pytest.fixture
-def repo(tmp_path):
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    wrapper = bin_dir / "planner"
-    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -I -m planner "$@"\n')
-    wrapper.chmod(0o755)
-    work = tmp_path / "work"
-    work.mkdir()
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "HOME": str(tmp_path),
-           "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_PAGER": "cat"}
+def repo(git_work):
+    work, run = git_work
 
     def git(*args: str) -> str:
-        result = subprocess.run(["git", *args], cwd=work, env=env, capture_output=True, text=True, check=False)
-        assert result.returncode == 0, result.stderr
-        return result.stdout
+        return run(*args).stdout
 
-    git("init", "-q")
-    # the README's three lines (the merge driver is the merge helper's) and the optional textconv
+    # the README's lines and the optional textconv
     (work / ".gitattributes").write_text("*.hall diff=hall\n")
     git("config", "diff.hall.command", "planner diff --git")
     git("config", "diff.hall.textconv", "planner diff --textconv")

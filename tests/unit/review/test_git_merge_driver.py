@@ -1,16 +1,10 @@
 """`planner merge` as git's merge driver, in a temporary repository: the README's setup
 (`*.hall merge=hall` in .gitattributes, `merge.hall.driver = planner merge %O %A %B -o %A`), two
 branches with disjoint edits merge by themselves; a conflicting edit stops the merge with the
-file left as a plan that loads, holding ours on the conflict. git runs the installed planner
-through a `planner` script on PATH that calls `python -I -m planner` (the console script may not
-be on PATH in every install)."""
+file left as a plan that loads, holding ours on the conflict. The repository is conftest's
+``git_work``."""
 
 from __future__ import annotations
-
-import os
-import shutil
-import subprocess
-import sys
 
 import pytest
 
@@ -19,29 +13,10 @@ from planner.commands.edits import move_objects
 from planner.io import dumps, loads
 from planner.layout.templates import build_template
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-
 
 @pytest.fixture
-def repo(tmp_path):
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    wrapper = bin_dir / "planner"
-    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -I -m planner "$@"\n')
-    wrapper.chmod(0o755)
-    work = tmp_path / "work"
-    work.mkdir()
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "HOME": str(tmp_path),
-           "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_PAGER": "cat"}
-
-    def git(*args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
-        result = subprocess.run(["git", *args], cwd=work, env=env, capture_output=True, text=True, check=False)
-        if ok:
-            assert result.returncode == 0, result.stdout + result.stderr
-        return result
-
-    git("init", "-q", "-b", "main")
+def repo(git_work):
+    work, git = git_work
     # the README's lines
     (work / ".gitattributes").write_text("*.hall merge=hall\n")
     git("config", "merge.hall.name", "Hall Planner three-way merge")
