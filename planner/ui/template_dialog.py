@@ -1,8 +1,10 @@
 """File ▸ New from template…: the parameters of ``planner new`` in a dialog.
 
-The dialog builds the plan with ``planner.layout.templates.build_template`` and checks it
-against the full rule catalogue, exactly as the command line does; a template the parameters
-cannot make error-free keeps the dialog open with the one-line reason.
+The plan is built with ``planner.layout.templates.build_template`` and checked against the full
+rule catalogue, exactly as the command line does, in a worker process (``planner.ui.jobs``): at
+65k–131k GPUs that takes 10–60 s, during which the window repaints and Cancel stops the build. The
+plan comes back as ``.hall`` text and is read here. A template the parameters cannot make
+error-free keeps the dialog open with the one-line reason.
 """
 
 from __future__ import annotations
@@ -10,28 +12,29 @@ from __future__ import annotations
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
+    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
+    QLabel,
+    QProgressBar,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
+from planner.cli.worker import TemplateJob, run_template
+from planner.io import HallFileError, loads
 from planner.layout.templates import (
     DEFAULT_NODE,
     DEFAULT_NODES,
     DEFAULT_RACK_KW,
     MAX_NODES,
     TEMPLATES,
-    TemplateError,
-    build_template,
 )
 from planner.model.catalog import NODE, SWITCH, builtin_catalog
 from planner.model.document import Document
-from planner.rules.engine import validate
-from planner.rules.finding import ERROR
-from planner.ui.busy import busy
 from planner.ui.dialogs.parts import error_label, ok_cancel
+from planner.ui.jobs import Job, show_progress
 
 TEMPLATE_LABELS = {"starter": "Starter: one rack, up to 4 nodes",
                    "pod": "Pod: one row, up to 32 nodes",
@@ -61,6 +64,11 @@ class TemplateDialog(QDialog):
         self.rack_kw.setSuffix(" kW")
         self.rack_kw.setDecimals(1)
         self.error = error_label()
+        self.progress = QProgressBar()
+        self.progress.hide()
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.job: Job | None = None
         form = QFormLayout()
         form.addRow("Template", self.template)
         form.addRow("GPU nodes", self.nodes)
@@ -68,8 +76,11 @@ class TemplateDialog(QDialog):
         form.addRow("Switch type", self.switch)
         form.addRow("Rack power budget", self.rack_kw)
         buttons = ok_cancel(self, "Create")
+        self.create_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.status)
         layout.addWidget(self.error)
         layout.addWidget(buttons)
         self.template.currentIndexChanged.connect(self._template_changed)
@@ -84,15 +95,9 @@ class TemplateDialog(QDialog):
         self.rack_kw.setValue(DEFAULT_RACK_KW[key])
         self.error.clear()
 
-    def build(self) -> Document:
-        """The plan for the current parameters; TemplateError when it would have errors."""
-        doc = build_template(self.template.currentData(), nodes=self.nodes.value(),
-                             node_type=self.node_type.currentData(), switch_type=self.switch.currentData(),
-                             rack_kw=self.rack_kw.value())
-        errors = [f for f in validate(doc) if f.severity == ERROR]
-        if errors:
-            raise TemplateError(f"the plan would have errors: {errors[0].message}")
-        return doc
+    def parameters(self) -> TemplateJob:
+        return TemplateJob(self.template.currentData(), self.nodes.value(), self.node_type.currentData(),
+                           self.switch.currentData(), self.rack_kw.value())
 
     def document(self) -> Document | None:
         return self._doc
@@ -101,10 +106,44 @@ class TemplateDialog(QDialog):
         return f"{self.template.currentData()}-{self.nodes.value()}-nodes"
 
     def accept(self) -> None:
+        """Build in a worker and wait for it, the window live; stay open on a refusal or Cancel."""
+        if self.job is not None:
+            return
+        self.error.clear()
+        self.job = Job(run_template, self.parameters(), parent=self)
+        self.job.progressed.connect(lambda fraction, text: show_progress(self.progress, self.status, fraction, text))
+        outcome: list[object] = []
+        self.job.succeeded.connect(outcome.append)
+        self.job.failed.connect(self.error.setText)
+        self.job.cancelled.connect(lambda: self.error.setText("Cancelled: no plan was made."))
+        self._set_running(True)
         try:
-            with busy(self, f"Building the {self.template.currentData()} template, {self.nodes.value():,} nodes…"):
-                self._doc = self.build()
-        except TemplateError as exc:
+            self.job.start()
+            self.job.wait()
+        finally:
+            self.job = None
+            self._set_running(False)
+        if not outcome:
+            return
+        try:
+            self._doc = loads(str(outcome[0]))
+        except HallFileError as exc:
             self.error.setText(str(exc))
             return
         super().accept()
+
+    def reject(self) -> None:
+        """Cancel stops a build first; the dialog closes on the next Cancel."""
+        if self.job is not None and self.job.running:
+            self.job.cancel()
+            return
+        super().reject()
+
+    def _set_running(self, running: bool) -> None:
+        for widget in (self.create_button, self.template, self.nodes, self.node_type, self.switch, self.rack_kw):
+            widget.setEnabled(not running)
+        self.progress.setVisible(running)
+        self.status.setVisible(running)
+        if running:
+            show_progress(self.progress, self.status, -1.0, f"Building the {self.template.currentData()} template, "
+                          f"{self.nodes.value():,} nodes…")

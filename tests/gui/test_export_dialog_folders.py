@@ -70,7 +70,7 @@ def test_a_folder_of_other_files_is_never_replaced(window, qtbot, tmp_path, no_b
     qtbot.addWidget(dialog)
     dialog.path_edit.setText(str(target))
     dialog.start_export()
-    assert dialog.worker is None and "holds other files" in dialog.status.text()
+    assert dialog.job is None and "holds other files" in dialog.status.text()
     assert [p.name for p in target.iterdir()] == ["precious.txt"]
 
 
