@@ -50,7 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--template", choices=TEMPLATES)
     source.add_argument("--from-dxf", metavar="FILE.dxf", help="take the hall outline and columns from this DXF")
-    parser.add_argument("--nodes", type=_count, help="GPU nodes (starter ≤ 4, pod ≤ 32, hall ≤ 4096)")
+    parser.add_argument("--nodes", type=_count, help="GPU nodes (starter ≤ 4, pod ≤ 32, hall ≤ 8,192 with 64-port "
+                        "switches, ≤ 16,384 with --switch sw-64x800g-2u-eth)")
     parser.add_argument("--node", help="GPU node type (catalogue key)")
     parser.add_argument("--switch", help="switch type (catalogue key)")
     parser.add_argument("--rack-kw", type=_rack_kw, help="power budget per rack, kW (above 0, at most 1,000)")

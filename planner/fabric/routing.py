@@ -5,7 +5,18 @@ the rack top), runs along the row tray, crosses between rows on a cross-aisle tr
 the destination row tray and drops to the other device. Cross-aisle trays run at both ends of
 the rows and over every network rack (a rack holding switches), where the fabric trunks are;
 the route takes the crossing that gives the shortest run. Cables inside one rack run in the
-rack's vertical manager from U to U. Slack (``cable_slack_fraction``, at least
+rack's vertical manager from U to U.
+
+A hall larger than one room is laid out in *pods*: blocks of rows side by side, apart along the
+rows by a main aisle (``_Pod``: rows whose footprints along the row direction come within two
+cold aisles, 2 × ``front_aisle_min_m``, of each other are one pod, so a gap a row leaves for a
+column or a door never splits a room). Each pod has
+its own cross-aisle trunks (at its outer rack positions and over its network racks), and a
+*main trunk* runs across the rows' direction, over the middle of the hall, joining the pods'
+end trunks: a cable between two pods runs along its row to its pod's end facing the other
+pod, along that trunk to the main trunk, along the main trunk to the other pod's facing end,
+and back along that pod's trunk and row (six points, five tray legs). A plan whose rows all
+overlap is one pod and routes exactly as before. Slack (``cable_slack_fraction``, at least
 ``cable_slack_min_m``) is added and the media and stock length are chosen by ``media``.
 
 ``Router`` precomputes per-rack figures and keeps each rack pair's tray path, so every link of
@@ -47,6 +58,7 @@ class _RackPlace:
     along_x: bool
     row: str
     top_m: float
+    half_w: float
 
 
 def _along_x(rotation: int) -> bool:
@@ -56,6 +68,32 @@ def _along_x(rotation: int) -> bool:
 
 RackPair = tuple[str, str]
 TrayPath = tuple[float, list[Point]]
+#: A row of racks for the pod grouping: (runs along x, row name or the line it stands on).
+RowKey = tuple[bool, object]
+
+
+@dataclass(frozen=True)
+class _Pod:
+    """A block of rows: its extent along the rows (rack centres at its ends, where its end
+    trunks run) and across them."""
+
+    lo: float
+    hi: float
+    across_lo: float
+    across_hi: float
+
+
+@dataclass(frozen=True)
+class _PodLayout:
+    """The pods of one row direction, which pod each row is in, and where the main trunk runs
+    across the rows (the middle of the pods' extent across them)."""
+
+    pods: tuple[_Pod, ...]
+    pod_of: dict[RowKey, int]
+    main: float
+
+
+_ONE_POD = _PodLayout((), {}, 0.0)
 
 
 class Router:
@@ -79,9 +117,14 @@ class Router:
         extra = {d.id: d for d in devices}
         self.devices = {**doc.devices, **extra} if extra else doc.devices
         self.places: dict[str, _RackPlace] = {r.id: self._place(r) for r in all_racks.values()}
+        self._row_racks: dict[RowKey, set[str]] = {}
+        for rack_id, place in self.places.items():
+            self._row_racks.setdefault(_row_key(place), set()).add(rack_id)
+        self._spans = {key: self._span(key) for key in self._row_racks}
         self._network = {d.rack for d in self.devices.values() if self._is_switch(d.id)}
         self.cross_x: list[float] = []
         self.cross_y: list[float] = []
+        self.pods: dict[bool, _PodLayout] = {True: _ONE_POD, False: _ONE_POD}
         self._set_crossings()
         self._paths: dict[RackPair, TrayPath] = {}
         self._pairs_of: dict[str, set[RackPair]] = {}
@@ -89,26 +132,61 @@ class Router:
 
     def _place(self, rack: Rack) -> _RackPlace:
         item = self.doc.catalog[rack.type]
-        return _RackPlace(rack.x, rack.y, _along_x(rack.rotation), rack.row, item.rack_units * RACK_UNIT_M)
+        return _RackPlace(rack.x, rack.y, _along_x(rack.rotation), rack.row, item.rack_units * RACK_UNIT_M,
+                          item.width_m / 2)
 
     def _is_switch(self, device_id: str) -> bool:
         return self.doc.catalog[self.devices[device_id].type].kind == SWITCH
 
-    def _set_crossings(self) -> bool:
-        """Place the cross-aisle trays at both row ends and over every network rack; whether they moved."""
+    def _set_crossings(self) -> tuple[bool, bool, bool]:
+        """Group the rows into pods and place the cross-aisle trays at both ends of the rows (of
+        every pod) and over every network rack. Returns whether the crossings moved, whether a
+        pod's ends or the main trunk moved, and whether a row changed pod."""
         places = self.places.values()
         network = [self.places[r] for r in self._network if r in self.places]
-        cross_x = self._crossings([p.x for p in places], [p.x for p in network])
-        cross_y = self._crossings([p.y for p in places], [p.y for p in network])
+        gap = 2 * self.doc.basis.front_aisle_min_m
+        pods = {along_x: _pod_layout([(k, v) for k, v in self._spans.items() if k[0] == along_x], gap)
+                for along_x in (True, False)}
+        cross_x = self._crossings([p.x for p in places], [p.x for p in network], pods[True])
+        cross_y = self._crossings([p.y for p in places], [p.y for p in network], pods[False])
         moved = (cross_x, cross_y) != (self.cross_x, self.cross_y)
-        self.cross_x, self.cross_y = cross_x, cross_y
-        return moved
+        regrouped = any(pods[k].pod_of != self.pods[k].pod_of for k in pods)
+        pods_moved = pods != self.pods
+        self.cross_x, self.cross_y, self.pods = cross_x, cross_y, pods
+        return moved or pods_moved, pods_moved, regrouped
 
     @staticmethod
-    def _crossings(all_coords: list[float], network_coords: list[float]) -> list[float]:
+    def _crossings(all_coords: list[float], network_coords: list[float], layout: _PodLayout) -> list[float]:
         if not all_coords:
             return []
-        return sorted({min(all_coords), max(all_coords), *network_coords})
+        ends = [c for pod in layout.pods for c in (pod.lo, pod.hi)]
+        return sorted({min(all_coords), max(all_coords), *ends, *network_coords})
+
+    def _span(self, row: RowKey) -> tuple[float, ...]:
+        """A row's extent: rack centres along it (lo, hi), across it (lo, hi), footprint along it
+        (west, east); kept per row and made again for the rows an edit touched."""
+        places = [self.places[r] for r in self._row_racks[row]]
+        along = [p.x if p.along_x else p.y for p in places]
+        across = [p.y if p.along_x else p.x for p in places]
+        return (min(along), max(along), min(across), max(across),
+                min(a - p.half_w for a, p in zip(along, places)), max(a + p.half_w for a, p in zip(along, places)))
+
+    def _pod(self, place: _RackPlace) -> int:
+        layout = self.pods[place.along_x]
+        if not layout.pod_of:
+            return 0
+        return layout.pod_of.get(_row_key(place), 0)
+
+    def main_trunks(self) -> list[tuple[Point, Point]]:
+        """The main trunk of each row direction that has more than one pod, as a plan segment
+        from the first pod's end trunk to the last's (for drawings)."""
+        trunks = []
+        for along_x, layout in self.pods.items():
+            if len(layout.pods) > 1:
+                lo, hi = layout.pods[0].lo, layout.pods[-1].hi
+                trunks.append(((lo, layout.main), (hi, layout.main)) if along_x
+                              else ((layout.main, lo), (layout.main, hi)))
+        return trunks
 
     def refresh(self, rack_ids: Iterable[str]) -> dict[RackPair, bool]:
         """Bring the router up to date after an edit touched these racks (moved, turned, re-typed,
@@ -120,13 +198,21 @@ class Router:
         """
         doc = self.doc
         stale: set[RackPair] = set()
+        rows_touched: set[RowKey] = set()
         for rack_id in rack_ids:
             rack = doc.racks.get(rack_id)
+            old_place = self.places.get(rack_id)
+            if old_place is not None:
+                old_row = _row_key(old_place)
+                self._row_racks[old_row].discard(rack_id)
+                rows_touched.add(old_row)
             if rack is None:
                 self.places.pop(rack_id, None)
                 self._network.discard(rack_id)
             else:
-                self.places[rack_id] = self._place(rack)
+                self.places[rack_id] = place = self._place(rack)
+                self._row_racks.setdefault(_row_key(place), set()).add(rack_id)
+                rows_touched.add(_row_key(place))
                 if any(self._is_switch(d.id) for d in doc.devices_in(rack_id)):
                     self._network.add(rack_id)
                 else:
@@ -137,16 +223,25 @@ class Router:
         for pair in [p for p in stale if p[0] not in self.places or p[1] not in self.places]:
             stale.discard(pair)
             self._forget(pair)
+        for row in rows_touched:
+            if self._row_racks.get(row):
+                self._spans[row] = self._span(row)
+            else:
+                self._row_racks.pop(row, None)
+                self._spans.pop(row, None)
         before = {True: set(self.cross_x), False: set(self.cross_y)}
-        crossings_moved = self._set_crossings()
+        crossings_moved, pods_moved, regrouped = self._set_crossings()
         added = {True: set(self.cross_x) - before[True], False: set(self.cross_y) - before[False]}
         removed = {True: before[True] - set(self.cross_x), False: before[False] - set(self.cross_y)}
         changed: dict[RackPair, bool] = {}
         for pair in self._paths if crossings_moved else stale:
             old = self._paths[pair]
-            # paths along one row (two points) or inside a rack (one) never use a crossing, and
-            # one between rows changes only where its best crossing does
-            if pair not in stale and (len(old[1]) != 4 or self._keeps_crossing(pair, old[1], added, removed)):
+            # paths along one row (two points) or inside a rack (one) never use a crossing, one
+            # between rows of a pod changes only where its best crossing does, one between pods
+            # only when a pod's ends or the main trunk moved; a row changing pod re-routes all
+            if pair not in stale and not regrouped and (
+                    len(old[1]) < 4 or (len(old[1]) == 4 and self._keeps_crossing(pair, old[1], added, removed))
+                    or (len(old[1]) > 4 and not pods_moved)):
                 continue
             new = self._tray_path(*pair)
             if new != old or pair in stale:
@@ -223,6 +318,9 @@ class Router:
             a_along, a_across, b_along, b_across, crossings = pa.x, pa.y, pb.x, pb.y, self.cross_x
         else:
             a_along, a_across, b_along, b_across, crossings = pa.y, pa.x, pb.y, pb.x, self.cross_y
+        pod_a, pod_b = self._pod(pa), self._pod(pb)
+        if pod_a != pod_b and pa.along_x == pb.along_x:
+            return self._between_pods(pa, pb, pod_a, pod_b)
         same_row = (pa.row and pa.row == pb.row) or abs(a_across - b_across) < 0.05
         if same_row:
             return abs(a_along - b_along), [(pa.x, pa.y), (pb.x, pb.y)]
@@ -233,6 +331,21 @@ class Router:
         else:
             points = [(pa.x, pa.y), (pa.x, cross), (pb.x, cross), (pb.x, pb.y)]
         return horizontal, points
+
+    def _between_pods(self, pa: _RackPlace, pb: _RackPlace, pod_a: int, pod_b: int) -> TrayPath:
+        """Row, own pod's end trunk facing the other pod, main trunk, the other pod's end trunk, row."""
+        layout = self.pods[pa.along_x]
+        first, second = layout.pods[pod_a], layout.pods[pod_b]
+        east = second.lo > first.hi
+        end_a, end_b = (first.hi, second.lo) if east else (first.lo, second.hi)
+        main = layout.main
+        a_along, a_across = (pa.x, pa.y) if pa.along_x else (pa.y, pa.x)
+        b_along, b_across = (pb.x, pb.y) if pa.along_x else (pb.y, pb.x)
+        horizontal = (abs(a_along - end_a) + abs(a_across - main) + abs(end_a - end_b) + abs(main - b_across)
+                      + abs(end_b - b_along))
+        steps = [(a_along, a_across), (end_a, a_across), (end_a, main), (end_b, main), (end_b, b_across),
+                 (b_along, b_across)]
+        return horizontal, [(u, v) if pa.along_x else (v, u) for u, v in steps]
 
     @staticmethod
     def _best_crossing(crossings: list[float], a: float, b: float) -> float:
@@ -267,6 +380,32 @@ class Router:
         s2s = tier != TIER_NODE_LEAF and self._is_switch(a_device) and self._is_switch(b_device)
         choice = self.choose(length, s2s) if length > 0 else NO_MEDIA
         return RouteResult(length, choice.stock_m, choice.media, points, run_m)
+
+
+def _row_key(place: _RackPlace) -> RowKey:
+    return place.along_x, place.row or round(place.y if place.along_x else place.x, 2)
+
+
+def _pod_layout(spans: list[tuple[RowKey, tuple[float, ...]]], gap_m: float) -> _PodLayout:
+    """The pods of the rows running one way (``Router._span`` of each): rows whose footprints
+    along the rows come within ``gap_m`` of each other are one pod, in order along the rows; a
+    pod's ends are its outer rack centres."""
+    merged: list[list] = []
+    for key, (lo, hi, across_lo, across_hi, west, east) in sorted(spans, key=lambda kv: kv[1][4]):
+        if merged and west < merged[-1][5] + gap_m - 1e-9:
+            group = merged[-1]
+            group[0], group[1] = min(group[0], lo), max(group[1], hi)
+            group[2], group[3] = min(group[2], across_lo), max(group[3], across_hi)
+            group[5] = max(group[5], east)
+            group[6].append(key)
+        else:
+            merged.append([lo, hi, across_lo, across_hi, west, east, [key]])
+    if len(merged) < 2:
+        return _ONE_POD
+    pods = tuple(_Pod(group[0], group[1], group[2], group[3]) for group in merged)
+    pod_of = {key: index for index, group in enumerate(merged) for key in group[6]}
+    main = round((min(p.across_lo for p in pods) + max(p.across_hi for p in pods)) / 2, 6)
+    return _PodLayout(pods, pod_of, main)
 
 
 def route(doc: Document, link: Link) -> RouteResult:

@@ -2,7 +2,8 @@
 cables routed through it take up.
 
 A cable between two racks runs along the row tray over its rack's row and crosses between
-rows on a cross-aisle tray (the routes of ``routing``). The fill of a tray at a point is the
+rows on a cross-aisle tray, and between pods along the pods' end trunks and the main trunk (the
+routes of ``routing``; the trunks are cross-aisle trays in size). The fill of a tray at a point is the
 summed cross-section π·(d/2)² of the cables passing that point, over the tray's usable
 cross-section: width × fill depth × stacked levels, from the design basis (row trays and
 cross-aisle trunk trays have their own sizes).
@@ -105,10 +106,11 @@ def _leg(kind: str, start: Point, end: Point) -> tuple[Tray, int, int] | None:
 
 
 def tray_legs(polyline: list[Point]) -> list[tuple[Tray, int, int]]:
-    """The trays a routed cable occupies: along the row tray, across, along the other row tray."""
+    """The trays a routed cable occupies: along the row tray, across (between pods: up its pod's
+    end trunk, along the main trunk, down the other pod's end trunk), along the other row tray."""
     if len(polyline) < 2:
         return []
-    kinds = [ROW] if len(polyline) == 2 else [ROW, CROSS, ROW]
+    kinds = [ROW] if len(polyline) == 2 else [ROW, *[CROSS] * (len(polyline) - 3), ROW]
     legs = [_leg(kind, a, b) for kind, a, b in zip(kinds, polyline, polyline[1:])]
     return [leg for leg in legs if leg is not None]
 

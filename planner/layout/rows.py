@@ -7,6 +7,13 @@ more tile). Racks are filled from U1. ``finish_rows`` runs after the fabric is p
 racks may have widened a row): it adds 0U PDUs for 2N, row CDUs at the row ends (split so each
 carries its racks' heat and flow), A/B busbar runs in sections that stay within the busbar's
 derated rating with a rack on failover, assigns every rack and draws the hall around it all.
+
+A hall of more rows than ``Site.rows_per_pod`` is laid out in pods: blocks of rows side by side
+along the rows, each block laid out as above (its rows at the same positions across as the first
+block's), with a main aisle as wide as the loading door between one pod's row-end CDUs and the
+next pod's. Pods are laid on top of each other first, so the fabric is placed and the CDUs and
+busbars fitted row by row, then ``finish_rows`` moves each pod beside the one before it (the
+cable router finds the pods from the rows' extents; see ``planner.fabric.routing``).
 """
 
 from __future__ import annotations
@@ -27,6 +34,11 @@ class Site:
     ``slab_rating_kpa`` is the distributed rating of a slab-on-grade; the row CDUs (≈12.3 kPa
     on their own footprint) need more than the 12 kPa a raised floor would give. Edit the zone
     after surveying the real hall.
+
+    ``rows_per_pod``: a pod is at most the 4,096-node hall of 64-port switches (32 rows of
+    about 35 racks, about 35 × 90 m), the largest whose longest cable stays within the 100 m
+    reach of InfiniBand DR4 optics (DESIGN §5); larger halls are pods side by side. Even, so
+    every pod starts with a north-facing row and its rows pair into hot and cold aisles.
     """
 
     slab_rating_kpa: float = 20.0
@@ -34,6 +46,7 @@ class Site:
     tile_m: float = 0.6
     door_width_m: float = 2.4
     max_sus_per_row: int = 4
+    rows_per_pod: int = 32
 
 
 @dataclass
@@ -105,10 +118,13 @@ def lay_rows(doc: Document, plan: RowPlan, site: Site) -> list[str]:
     cold = _aisle(doc.basis.front_aisle_min_m, site.tile_m, True)
     hot = _aisle(doc.basis.rear_aisle_min_m, site.tile_m, False)
     y = site.wall_margin_m + rack.depth_m / 2
+    y0 = y
     rows, placed, number = [], 0, 1
     for row_index in range(row_count):
         row = str(row_index + 1)
         rows.append(row)
+        if row_index % site.rows_per_pod == 0:  # a new pod: laid over the first, moved aside by finish_rows
+            y = y0
         rotation = 0 if row_index % 2 == 0 else 180
         for k in range(min(plan.racks_per_row, racks_needed - row_index * plan.racks_per_row)):
             rack_obj = Rack(id=doc.new_id("rack"), type=plan.rack_type, name=f"R{number:02d}",
@@ -154,7 +170,38 @@ def finish_rows(doc: Document, plan: RowPlan, rows: list[str], site: Site) -> No
             _add_pdus(doc, rack)
         cdu_number = _add_cdus(doc, racks, cdu_number)
         bus_number = _add_busbars(doc, racks, plan, bus_number)
+    _place_pods(doc, rows, site)
     _draw_hall(doc, site)
+
+
+def pods_of(rows: list[str], site: Site) -> list[list[str]]:
+    """The rows of each pod, in order (``Site.rows_per_pod`` to a pod)."""
+    return [rows[i:i + site.rows_per_pod] for i in range(0, len(rows), site.rows_per_pod)]
+
+
+def _place_pods(doc: Document, rows: list[str], site: Site) -> None:
+    """Move every pod after the first east of the one before, a main aisle as wide as the loading
+    door (what comes in through the door reaches every pod) between them, on the tile grid."""
+    pods = pods_of(rows, site)
+    if len(pods) < 2:
+        return
+    pod_of = {row: index for index, members in enumerate(pods) for row in members}
+    members: list[list] = [[] for _ in pods]
+    for obj in [*doc.racks.values(), *doc.floor_units.values(), *doc.busbars.values()]:
+        members[pod_of[obj.row]].append(obj)
+    east = None
+    for objects in members:
+        boxes = [doc.rack_bounds(o) for o in objects if not isinstance(o, BusbarRun)]
+        west_edge, east_edge = min(b[0] for b in boxes), max(b[2] for b in boxes)
+        shift = 0.0
+        if east is not None:
+            shift = math.ceil((east + site.door_width_m) / site.tile_m - 1e-9) * site.tile_m - west_edge
+            for obj in objects:
+                if isinstance(obj, BusbarRun):
+                    doc.set_fields(obj.id, {"x1": round(obj.x1 + shift, 6), "x2": round(obj.x2 + shift, 6)})
+                else:
+                    doc.set_fields(obj.id, {"x": round(obj.x + shift, 6)})
+        east = east_edge + shift
 
 
 def _add_cdus(doc: Document, racks: list[Rack], number: int) -> int:

@@ -9,6 +9,14 @@ stacks as many tray levels as keep the cabling under the tray fill warning.
 Parameters that cannot give an error-free plan raise ``TemplateError`` with a one-line reason.
 
 The hall shell a template draws (clear span, slab rating, margins) is described by ``Site``.
+
+How big a hall can be is the fabric's limit (DESIGN §4): three tiers of k-port switches hold
+k³/4 GPUs, 65,536 (8,192 nodes) with the catalogue's 64-port switches and 524,288 with the
+128-port Ethernet switch, of which the template builds up to ``MAX_NODES`` (16,384 nodes,
+131,072 GPUs). A hall the chosen switch cannot hold is refused with the switches that can hold
+it named, rather than switched silently: the switch decides the fabric (InfiniBand or Ethernet),
+its media and the bill of materials. Halls of more than ``Site.rows_per_pod`` rows are pods
+side by side (``planner.layout.rows``), and are routed again once the pods are in place.
 """
 
 from __future__ import annotations
@@ -17,12 +25,14 @@ import math
 
 from planner.fabric.generate import generate_fabric, relabel
 from planner.fabric.placement import device_power_w, pdu_type, pdus_per_side
-from planner.fabric.sizing import FabricError, default_switch, design_fabric
+from planner.fabric.routing import recompute_lengths
+from planner.fabric.sizing import FabricDesign, FabricError, default_switch, design_fabric
 from planner.layout.rows import (
     RowPlan,
     Site,
     finish_rows,
     lay_rows,
+    pods_of,
     tapoff_limit_w,
 )
 from planner.layout.tray_sizing import size_tray_levels
@@ -31,7 +41,9 @@ from planner.model.document import Document
 from planner.model.objects import Device
 
 TEMPLATES = ("starter", "pod", "hall")
-MAX_NODES = {"starter": 4, "pod": 32, "hall": 4096}
+#: The hall: 131,072 GPUs, the largest single-site training clusters built today (issue 15);
+#: with 64-port switches the fabric stops at 8,192 (``_design``).
+MAX_NODES = {"starter": 4, "pod": 32, "hall": 16384}
 DEFAULT_NODES = {"starter": 4, "pod": 32, "hall": 256}
 DEFAULT_RACK_KW = {"starter": 60.0, "pod": 48.0, "hall": 48.0}
 DEFAULT_NODE = "node-8gpu-liquid-4u"
@@ -104,12 +116,7 @@ def build_template(name: str, nodes: int | None = None, node_type: str | None = 
     bus_key = busbar_type(doc)
     doc.meta.project = f"{name.capitalize()} template, {count} nodes"
     doc.meta.author = "Hall Planner template"
-    node = doc.catalog[node_key]
-    switch = doc.catalog[switch_key]
-    try:
-        design = design_fabric(count, node.port_count, switch.port_count, doc.basis.oversubscription)
-    except FabricError as exc:
-        raise TemplateError(str(exc)) from None
+    design = _design(doc, count, node_key, switch_key)
     if name == "starter":
         if design.tiers != 1:
             raise TemplateError(f"the starter has one leaf: {count} nodes need {design.leaves} leaves")
@@ -136,8 +143,27 @@ def build_template(name: str, nodes: int | None = None, node_type: str | None = 
     command.apply(doc)
     _name_racks_in_order(doc)
     finish_rows(doc, plan, rows, site)
+    if len(pods_of(rows, site)) > 1:  # the pods moved apart after the fabric was routed
+        recompute_lengths(doc, list(doc.links)).apply(doc)
     size_tray_levels(doc)
     return doc
+
+
+def _design(doc: Document, count: int, node_key: str, switch_key: str) -> FabricDesign:
+    """The fabric for ``count`` nodes; refused in one line naming the switches that can hold it."""
+    node = doc.catalog[node_key]
+    try:
+        return design_fabric(count, node.port_count, doc.catalog[switch_key].port_count, doc.basis.oversubscription)
+    except FabricError as exc:
+        able = []
+        for other in doc.catalog.of_kind(SWITCH):
+            try:
+                design_fabric(count, node.port_count, other.port_count, doc.basis.oversubscription)
+            except FabricError:
+                continue
+            able.append(f"--switch {other.key} ({other.port_count} ports)")
+        hint = f"; use {' or '.join(able)}" if able else ""
+        raise TemplateError(f"{exc}{hint}") from None
 
 
 def _name_racks_in_order(doc: Document) -> None:

@@ -69,7 +69,8 @@ def test_nodes_per_rack_follow_rack_kw():
 @pytest.mark.parametrize(("kwargs", "reason"), [
     ({"name": "pod", "nodes": 33}, "1 to 32 nodes"),
     ({"name": "starter", "nodes": 5}, "1 to 4 nodes"),
-    ({"name": "hall", "nodes": 4097}, "1 to 4,096"),
+    ({"name": "hall", "nodes": 16385}, "1 to 16,384"),
+    ({"name": "hall", "nodes": 8193}, "use --switch sw-64x800g-2u-eth"),
     ({"name": "hall", "rack_kw": 100}, "tap-off"),
     ({"name": "hall", "rack_kw": 6}, "limited by power"),
     ({"name": "hall", "node_type": "sw-64x400g-1u"}, "not a GPU node"),
