@@ -8,6 +8,7 @@ import os
 from planner.cli.common import EXIT_FINDINGS, EXIT_UNREADABLE, load_or_exit, say
 from planner.export.common import PAPER_SIZES, ExportOptions, LabelSheet
 from planner.export.registry import EXPORT_KINDS, export_to
+from planner.export.selection import SelectionError, selection
 
 
 def label_sheet(text: str) -> LabelSheet:
@@ -40,6 +41,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--location", help="netbox: the NetBox location (default: the plan's hall)")
     parser.add_argument("--remaining", action="store_true",
                         help="cabling-pdf: only the cables not yet verified, per rack (what is left to do)")
+    parser.add_argument("--racks", action="append", metavar="R01-R20,R25",
+                        help="paper exports: only these racks (names, FIRST-LAST ranges in name order, comma lists)")
+    parser.add_argument("--row", action="append", metavar="ROW",
+                        help="paper exports: only the racks of this row (repeatable, or a comma list)")
     parser.set_defaults(func=run)
 
 
@@ -53,6 +58,15 @@ def run(args: argparse.Namespace) -> int:
         options.label_sheet = args.label_sheet
     options.against, options.site, options.location = args.against, args.site, args.location
     options.remaining_only = args.remaining
+    if args.racks or args.row:
+        if not EXPORT_KINDS[args.to].paper:
+            say(f"--racks and --row apply to the paper exports only, not {args.to}")
+            return EXIT_UNREADABLE
+        try:
+            options.racks = selection(doc, args.racks, args.row)
+        except SelectionError as exc:  # a name the plan does not have: bad input, exit 2
+            say(str(exc))
+            return EXIT_UNREADABLE
     try:
         export_to(doc, args.to, args.output, options)
     except OSError as exc:  # the output cannot be written: exit 2, OUT as it was

@@ -16,6 +16,8 @@ installer takes only the sheets that still need work.
 Pages are drawn straight on the canvas with fixed row heights, so a 100k-cable plan paginates
 in one pass and "page X of Y" is known before drawing. Every cell is one line: the text
 shrinks to 5 pt and is then cut with "…" (common); the plan and the schedule keep it whole.
+The table's headings, shading, tick boxes and rules are one form per row count, shared by the
+pages. With ``ExportOptions.racks`` only those racks get pages; the cover says so.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import io
 from collections import Counter
 from collections.abc import Callable
 
+from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from planner.asbuilt.ticksheet import ticks_of_state
@@ -46,6 +49,7 @@ from planner.export.common import (
 )
 from planner.export.plan_drawing import draw_plan_pdf, plan_shapes
 from planner.export.schedule import CableEnd, CableRow, cable_rows, rows_by_rack
+from planner.export.selection import selection_note
 from planner.model.catalog import NODE, SWITCH
 from planner.model.document import Document, natural_key
 from planner.model.objects import TIERS, Rack
@@ -79,6 +83,12 @@ LEGEND = (
 RAIL_COLUMN = 12
 ROUTE_COLUMNS = slice(0, 7)  # the second line: route under label … far U, part under the rest
 PART_COLUMNS = slice(7, 12)
+#: Each rail's stroke (colour, 2 pt, dash pattern) as PDF operators, made once: a plan draws
+#: one swatch a cable, and reportlab parses a colour string on every use.
+_RAIL_STROKES = {
+    rail: "{:.4f} {:.4f} {:.4f} RG 2 w [{}] 0 d".format(*HexColor(colour).rgb(), " ".join(f"{d:g}" for d in dash))
+    for rail, (colour, dash) in RAIL_STYLES.items()
+}
 
 
 def summary_counts(doc: Document) -> dict[str, list[tuple[str, str]]]:
@@ -104,27 +114,28 @@ def draw_rail(canvas: Canvas, x: float, y: float, rail: int, length: float = 16.
     if rail not in RAIL_STYLES:
         draw_text(canvas, x, y, "—" if rail == 0 else str(rail), 6.5)
         return x + 10
-    colour, dash = RAIL_STYLES[rail]
-    canvas.saveState()
-    canvas.setStrokeColor(colour)
-    canvas.setLineWidth(2.0)
-    canvas.setDash(list(dash)) if dash else canvas.setDash()
-    canvas.line(x, y + 2.5, x + length, y + 2.5)
-    canvas.restoreState()
+    canvas._code.append(f"q {_RAIL_STROKES[rail]} {x:.2f} {y + 2.5:.2f} m {x + length:.2f} {y + 2.5:.2f} l S Q")
     draw_text(canvas, x + length + 3, y, str(rail), 6.5, FONT_BOLD)
     return x + length + 10
 
 
-def _cover(doc: Document, rows: int, remaining: bool) -> Callable[[Canvas], None]:
+def _cover(doc: Document, rows: int, remaining: bool, racks: frozenset[str] | None) -> Callable[[Canvas], None]:
     counts = summary_counts(doc)
     title = f"{TITLE}, left to do" if remaining else TITLE
     cables = (f"{rows} of {len(doc.links)} cables not yet verified (verified cables and racks with nothing "
               "left are not printed)") if remaining else f"{rows} cables"
+    note = ""
+    if racks is not None:
+        cables += " at the selected racks"
+        note = f"{selection_note(doc, racks)} The figures below are the whole hall's."
 
     def draw(canvas: Canvas) -> None:
         x0, _y0, x1, y1 = content_box(canvas._pagesize)
         draw_text(canvas, x0, y1 - 20, f"{title} — {doc.meta.project}", 18, FONT_BOLD, max_width=x1 - x0)
         draw_text(canvas, x0, y1 - 38, f"{doc.meta.hall} · {cables}", 11, max_width=x1 - x0)
+        if note:
+            draw_text(canvas, x0, y1 - 52, note, 9, FONT_BOLD, max_width=x1 - x0)
+            y1 -= 14
         notes = wrap_lines(doc.meta.notes, 8, x1 - x0, NOTES_LINES) if doc.meta.notes.strip() else []
         base = paragraph_level(doc.meta.notes[:MAX_LINE_CHARS])
         for index, line in enumerate(notes):
@@ -215,21 +226,17 @@ def _rack_page(doc: Document, rack: Rack, entries: list[tuple[CableEnd, CableEnd
         scale = (x1 - tx0) / sum(c[1] for c in COLUMNS)
         widths = [c[1] * scale for c in COLUMNS]
         y = y1 - HEADER_HEIGHT
-        draw_text(canvas, tx0 + widths[0] + 2, y + 10, "this end", 6.5, FONT_BOLD)
-        draw_text(canvas, tx0 + sum(widths[:5]) + 2, y + 10, "far end", 6.5, FONT_BOLD)
-        canvas.setLineWidth(0.6)
-        canvas.line(tx0, y - 3, x1, y - 3)
-        x = tx0
-        for (name, _w, align), width in zip(COLUMNS, widths):
-            _cell(canvas, x, y, width, name, align, FONT_BOLD)
-            x += width
-        canvas.setLineWidth(0.25)
-        for index, (this, far, row) in enumerate(entries):
+        grid = f"cabling-grid-{len(entries)}"
+        if not canvas.hasForm(grid):
+            canvas.beginForm(grid)
+            _grid(canvas, tx0, x1, y, widths, len(entries))
+            canvas.endForm()
+        canvas.doForm(grid)
+        route_width = sum(widths[ROUTE_COLUMNS]) - 4
+        part_x, part_width = tx0 + sum(widths[:PART_COLUMNS.start]) + 2, sum(widths[PART_COLUMNS]) - 4
+        ticks_x = tx0 + sum(widths[:RAIL_COLUMN + 1])
+        for this, far, row in entries:
             y -= ROW_HEIGHT
-            if index % 2 == 1:
-                canvas.setFillGray(0.93)
-                canvas.rect(tx0, y - 3 - SECOND_LINE, x1 - tx0, ROW_HEIGHT, stroke=0, fill=1)
-                canvas.setFillGray(0.0)
             same = row.same_rack
             this_face, far_face = (row.a_face, row.b_face) if this is row.a else (row.b_face, row.a_face)
             values = (row.label, str(this.u), this.device, this.port, this_face, SAME_RACK if same else far.rack,
@@ -239,11 +246,10 @@ def _rack_page(doc: Document, rack: Rack, entries: list[tuple[CableEnd, CableEnd
                 _cell(canvas, x, y, width, value, align, FONT)
                 x += width
             draw_rail(canvas, x + 2, y, row.rail)
-            x += widths[RAIL_COLUMN]
             link = doc.links.get(row.link_id)
             done = ticks_of_state(link.state) if link is not None else (False,) * len(TICKS)
+            x = ticks_x
             for width, ticked in zip(widths[RAIL_COLUMN + 1:], done):
-                canvas.rect(x + width / 2 - 3.5, y - 1, 7, 7)
                 if ticked:
                     _tick(canvas, x + width / 2 - 3.5, y - 1)
                 x += width
@@ -251,12 +257,39 @@ def _rack_page(doc: Document, rack: Rack, entries: list[tuple[CableEnd, CableEnd
             route = ("both ends in this rack · " if same else "") + f"route: {row.route or '—'}"
             if link is not None and link.state == FAULTY:
                 route = f"FAULTY: {link.state_note or 'no note'} · {route}"
-            draw_text(canvas, tx0 + 2, second, route, 6, max_width=sum(widths[ROUTE_COLUMNS]) - 4)
-            draw_text(canvas, tx0 + sum(widths[:PART_COLUMNS.start]) + 2, second, f"part: {row.part or '—'}", 6,
-                      max_width=sum(widths[PART_COLUMNS]) - 4)
-            canvas.line(tx0, second - 3, x1, second - 3)
+            draw_text(canvas, tx0 + 2, second, route, 6, max_width=route_width)
+            draw_text(canvas, part_x, second, f"part: {row.part or '—'}", 6, max_width=part_width)
 
     return draw
+
+
+def _grid(canvas: Canvas, tx0: float, x1: float, y: float, widths: list[float], rows: int) -> None:
+    """The table's headings and, for ``rows`` cables, their shading, tick boxes and rules.
+
+    The same on every rack page with that many cables, so it is drawn once into a form that
+    those pages share (most pages of a hall are full): a third of the plan's drawing and size.
+    """
+    draw_text(canvas, tx0 + widths[0] + 2, y + 10, "this end", 6.5, FONT_BOLD)
+    draw_text(canvas, tx0 + sum(widths[:5]) + 2, y + 10, "far end", 6.5, FONT_BOLD)
+    canvas.setLineWidth(0.6)
+    canvas.line(tx0, y - 3, x1, y - 3)
+    x = tx0
+    for (name, _w, align), width in zip(COLUMNS, widths):
+        _cell(canvas, x, y, width, name, align, FONT_BOLD)
+        x += width
+    canvas.setLineWidth(0.25)
+    ticks_x = tx0 + sum(widths[:RAIL_COLUMN + 1])
+    for index in range(rows):
+        y -= ROW_HEIGHT
+        if index % 2 == 1:
+            canvas.setFillGray(0.93)
+            canvas.rect(tx0, y - 3 - SECOND_LINE, x1 - tx0, ROW_HEIGHT, stroke=0, fill=1)
+            canvas.setFillGray(0.0)
+        x = ticks_x
+        for width in widths[RAIL_COLUMN + 1:]:
+            canvas.rect(x + width / 2 - 3.5, y - 1, 7, 7)
+            x += width
+        canvas.line(tx0, y - SECOND_LINE - 3, x1, y - SECOND_LINE - 3)
 
 
 def _tick(canvas: Canvas, x: float, y: float) -> None:
@@ -287,13 +320,15 @@ def build_pages(doc: Document, options: ExportOptions) -> list[Page]:
     rows = cable_rows(doc, install=True)
     if remaining:
         rows = [row for row in rows if doc.links[row.link_id].state != VERIFIED]
-    pages = [Page(size, _cover(doc, len(rows), remaining)), Page(size, _floor_plan(doc))]
+    if options.racks is not None:
+        rows = [row for row in rows if row.a.rack_id in options.racks or row.b.rack_id in options.racks]
+    pages = [Page(size, _cover(doc, len(rows), remaining, options.racks)), Page(size, _floor_plan(doc))]
     _x0, y0, _x1, y1 = content_box(size)
     per_page = int((y1 - HEADER_HEIGHT - y0 - 8) // ROW_HEIGHT)
     by_rack = rows_by_rack(rows, once=True)
     for rack in sorted(doc.racks.values(), key=lambda r: natural_key(r.name)):
         entries = by_rack.get(rack.id, [])
-        if remaining and not entries:
+        if options.racks is not None and rack.id not in options.racks or remaining and not entries:
             continue
         parts = list(chunks(entries, per_page)) or [[]]
         for number, part in enumerate(parts, start=1):

@@ -10,6 +10,10 @@ User text (names, notes, finding messages) is wrapped here at its column's width
 plan's notes, ``HEADING_LINES`` for a heading), the last line cut with "…"; every table has
 fixed column widths shared out of the frame. So no name can overflow a page, stall the layout
 or leave a column no room.
+
+With ``ExportOptions.racks`` (a row or a few racks) the rack-load table and the install
+checklists cover those racks and the first page says which; feeds, CDUs, trays, fabric and
+findings stay the whole hall's, as they are facts of the hall, not of a rack.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from planner.export.common import (
 )
 from planner.export.nccl import ExpectedBusBw, allreduce_rows
 from planner.export.schedule import cable_rows, rows_by_rack
+from planner.export.selection import selection_note
 from planner.fabric.sizing import FabricError, fabric_counts, node_devices
 from planner.model.catalog import RACK_CDU
 from planner.model.document import Document, natural_key
@@ -424,6 +429,11 @@ def write_commissioning_pdf(doc: Document, out: io.BufferedIOBase, options: Expo
                    _heading(f"{doc.meta.hall} · revision {block.revision} · {block.date}", BODY, width)]
     if doc.meta.notes.strip():
         story.append(Paragraph(markup_lines(doc.meta.notes, BODY.fontSize, width, NOTES_LINES), BODY))
+    if options.racks is not None:  # the per-rack tables for the selected racks; feeds, CDUs and the rest whole
+        report = {**report, "racks": [r for r in report["racks"] if r["id"] in options.racks]}
+        story.append(Paragraph(markup(f"{selection_note(doc, options.racks)} Rack loads and install checklists "
+                                      "are for these racks; feeds, CDUs, trays, fabric and findings are the whole "
+                                      "hall's."), BODY))
     story.append(Spacer(1, 8))
     story += _survey(doc, report, width)
     story += _install(doc, report, options, width)

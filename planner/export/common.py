@@ -38,6 +38,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from planner.export.bidi import paragraph_level, visual
 from planner.export.fonts import FONT, FONT_BOLD, FONT_CJK, FONT_HANGUL, register_fonts, text_runs
+from planner.export.plain_text import PlainFont
 from planner.model.document import Document
 
 __all__ = ["FONT", "FONT_BOLD", "FONT_CJK", "FONT_HANGUL", "register_fonts", "text_runs"]
@@ -113,10 +114,25 @@ def text_width(text: str, size: float, font: str = FONT) -> float:
 
 
 def _fitting(text: str, size: float, room: float, font: str) -> int:
-    """How many characters from the start of ``text`` fit in ``room`` points (one pass)."""
+    """How many characters from the start of ``text`` fit in ``room`` points.
+
+    Text in one font is searched by halving (widths only grow with the length: a few width
+    calls, not one a character); text across fonts is measured character by character.
+    """
+    runs = text_runs(text, font)
+    if len(runs) == 1:
+        face = pdfmetrics.getFont(runs[0][0])
+        low, high = 0, len(text)
+        while low < high:
+            middle = (low + high + 1) // 2
+            if face.stringWidth(text[:middle], size) > room:
+                high = middle - 1
+            else:
+                low = middle
+        return low
     used = 0.0
     count = 0
-    for run_font, run in text_runs(text, font):
+    for run_font, run in runs:
         for char in run:
             used += pdfmetrics.stringWidth(char, run_font, size)
             if used > room:
@@ -179,9 +195,18 @@ def draw_text(canvas: Canvas, x: float, y: float, text: str, size: float, font: 
               max_width: float | None = None, align: str = "left", base: int | None = None) -> None:
     """Draw user text on one line (any script, right-to-left runs in visual order), optionally
     shrunk and cut to a width; ``base`` is the direction of the paragraph a wrapped line is from."""
-    text = one_line(text)
-    if max_width is not None and len(text) * size > max_width:
+    plain: PlainFont | None = PlainFont.of(canvas, font)
+    if len(text) > MAX_LINE_CHARS or not plain.allowed.issuperset(text):
+        plain = None
+        text = one_line(text)
+    if max_width is not None and len(text) * size > max_width and (
+            plain is None or plain.face.stringWidth(text, size) > max_width):
         text, size = fit_text(text, size, max_width, font)
+        if plain is not None and not plain.allowed.issuperset(text):
+            plain = None
+    if plain is not None:
+        plain.draw(canvas, x, y, text, size, align)
+        return
     text = visual(text, base)
     if align != "left":
         width = text_width(text, size, font)

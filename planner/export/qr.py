@@ -204,7 +204,15 @@ def _runs_penalty(modules: np.ndarray) -> np.ndarray:
 
 
 def penalties(symbols: np.ndarray) -> np.ndarray:
-    """The ISO/IEC 18004 mask penalty of each symbol in a stack (lower is easier to scan)."""
+    """The ISO/IEC 18004 mask penalty of each symbol in a stack (lower is easier to scan).
+
+    Symbols up to 64 modules a side (version 11, what a label holds) are scored on their rows
+    packed into 64-bit words, 64 modules an operation; larger ones module by module."""
+    return _packed_penalties(symbols) if symbols.shape[-1] <= 64 else _module_penalties(symbols)
+
+
+def _module_penalties(symbols: np.ndarray) -> np.ndarray:
+    """``penalties`` module by module, for symbols of any size."""
     transposed = symbols.swapaxes(-2, -1)
     score = _runs_penalty(symbols) + _runs_penalty(transposed)
     corner = symbols[..., :-1, :-1]
@@ -220,6 +228,42 @@ def penalties(symbols: np.ndarray) -> np.ndarray:
         found = (code == _FINDER_CODES[0]).sum(axis=(-2, -1)) + (code == _FINDER_CODES[1]).sum(axis=(-2, -1))
         score += 40 * found
     dark = symbols.mean(axis=(-2, -1)) * 100
+    score += 10 * (np.abs(dark - 50) // 5).astype(score.dtype)
+    return score
+
+
+def _packed(symbols: np.ndarray) -> np.ndarray:
+    """Each row of each symbol as one 64-bit word, module j at bit j."""
+    packed = np.packbits(symbols, axis=-1, bitorder="little")
+    packed = np.pad(packed, [(0, 0)] * (packed.ndim - 1) + [(0, 8 - packed.shape[-1])])
+    return np.ascontiguousarray(packed).view("<u8")[..., 0]
+
+
+def _ones(words: np.ndarray) -> np.ndarray:
+    """Set bits per symbol, over its rows."""
+    return np.bitwise_count(words).sum(axis=-1, dtype=np.int64)
+
+
+def _packed_penalties(symbols: np.ndarray) -> np.ndarray:
+    """``penalties`` on packed rows: the same four rules, each bit a module (or a window)."""
+    n = symbols.shape[-1]
+    pairs = np.uint64((1 << (n - 1)) - 1)  # bit j: modules j and j + 1 both exist
+    windows = np.uint64((1 << max(0, n - _FINDER.size + 1)) - 1)  # bit j: a window j … j + 10
+    score = np.zeros(symbols.shape[:-2], dtype=np.int64)
+    rows = _packed(symbols)
+    for words in (rows, _packed(symbols.swapaxes(-2, -1))):
+        same = ~(words ^ (words >> 1)) & pairs
+        five = same & (same >> 1) & (same >> 2) & (same >> 3)  # N1: five equal modules from j
+        score += _ones(five) + 2 * _ones(five & ~(same << 1))
+        for pattern in (_FINDER, _FINDER[::-1]):  # N3
+            found = np.full(words.shape, windows)
+            for k, dark in enumerate(pattern):
+                found &= (words >> k) if dark else ~(words >> k)
+            score += 40 * _ones(found)
+        if words is rows:  # N2: equal to the right, below, and below-right (via the right one)
+            below = ~(words[..., :-1] ^ words[..., 1:])
+            score += 3 * _ones(same[..., :-1] & below & (below >> 1))
+    dark = _ones(rows) / (n * n) * 100
     score += 10 * (np.abs(dark - 50) // 5).astype(score.dtype)
     return score
 

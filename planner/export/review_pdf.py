@@ -14,6 +14,9 @@ their own edits are not in the change list.
 User text is wrapped to its column (``markup_lines``, the last line cut with "…"); a comment's
 text is a paragraph of at most ``COMMENT_LINES`` lines that may run over a page break, so a
 10,000-character comment prints whole and a hostile one cannot stall the layout.
+
+A rack selection (``ExportOptions.racks``) is not applied: a review signs off a whole revision,
+and a part of it would hide the changes elsewhere. The first page says so.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from planner.export.review_marks import (
     draw_pins,
     widen,
 )
+from planner.export.selection import describe
 from planner.io import HallFileError, load
 from planner.model.document import Document
 from planner.model.objects import Point
@@ -264,6 +268,10 @@ def write_review_pdf(doc: Document, out: io.BufferedIOBase, options: ExportOptio
         against = os.path.basename(str(options.against))
         story.append(Paragraph(markup_lines(f"Changes since {against} (revision {old.meta.revision}). "
                                             f"{_summary(diff)}", BODY.fontSize, width, SUMMARY_LINES), BODY))
+    if options.racks is not None:  # a review signs off a whole revision: a part would hide changes elsewhere
+        story.append(Paragraph(markup(f"A selection of racks ({describe(doc, options.racks)}) was asked for; a "
+                                      "review covers the whole revision, so this document lists every change "
+                                      "and comment."), BODY))
     open_count = sum(1 for c in top_level(doc) if c.status == OPEN)
     story.append(Paragraph(f"Open comments: {open_count}.", BODY))
     if old is not None and diff is not None:
