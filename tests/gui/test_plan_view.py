@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from PySide6.QtCore import QCoreApplication, QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
@@ -94,6 +97,46 @@ def test_zoom_wheel_keys_and_fit(view, qtbot):
                         QPoint(0, 240), Qt.NoButton, Qt.NoModifier, Qt.NoScrollPhase, False)
     QCoreApplication.sendEvent(view.viewport(), wheel)
     assert view.pixels_per_m() == pytest.approx(fitted * 1.25 ** 3)
+
+
+SETTLE = """
+import os
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from planner.model.document import Document
+from planner.ui.plan.view import PlanView
+from planner.ui.session import DocumentSession
+doc = Document()
+doc.outline = [(0.0, 0.0), (127.2, 0.0), (127.2, 89.4), (0.0, 89.4)]
+view = PlanView(DocumentSession(doc))
+view.show()
+for width in range(700, 800, 2):  # the docked window's plan view is about 750 × 570
+    for height in (560, 570, 580):
+        view.resize(width, height)
+        for _ in range(5):
+            QCoreApplication.processEvents()
+print("settled")
+"""
+
+
+def test_a_fitted_view_settles_at_any_size():
+    """Fitted, the view shows no scrollbars (there is nothing to scroll), so a resize settles at
+    once. With them, a fit showed a scrollbar, which narrowed the viewport, which refitted and hid
+    it, without end: the 131k-GPU hall (127 × 89 m) in the docked window froze the app. Run in a
+    process of its own, because the old loop never returns to the event loop."""
+    done = subprocess.run([sys.executable, "-I", "-c", SETTLE], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.stdout.strip() == "settled", done.stderr[-2000:]
+
+
+def test_fitted_view_has_no_scrollbars_until_zoomed(view):
+    view.fit_to_hall()
+    assert view.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+    view.zoom_in()  # zoomed, there is something to scroll again
+    assert view.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAsNeeded
+    assert view.verticalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAsNeeded
 
 
 def test_cursor_position_in_metres(view, qtbot):

@@ -72,7 +72,7 @@ class PlanView(QGraphicsView):
         self._assign_source = ""
         self._assign_racks: list[str] = []
         self._last_sweep = QPointF()
-        self._auto_fit = True
+        self._set_auto_fit(True)
         self._view_actions = self._make_view_actions()
         session.reset.connect(self._on_reset)
         self.scale(0.5, 0.5)
@@ -117,7 +117,7 @@ class PlanView(QGraphicsView):
         return self.transform().m11() * SCENE_PER_M
 
     def _zoom(self, factor: float) -> None:
-        self._auto_fit = False
+        self._set_auto_fit(False)
         target = self.pixels_per_m() * factor
         if MIN_PIXELS_PER_M <= target <= MAX_PIXELS_PER_M:
             self.scale(factor, factor)
@@ -134,9 +134,19 @@ class PlanView(QGraphicsView):
         if self._auto_fit:
             self.fit_to_hall()
 
+    def _set_auto_fit(self, fitted: bool) -> None:
+        """Fitted, the whole hall is in view and there is nothing to scroll, so the scrollbars are
+        off. Left on, they fed back: a fit showed one (the scene's margin is wider than the fit's),
+        which narrowed the viewport, which refitted and hid it, and so on (95,000 resizes in 10 s
+        with a 131k-GPU hall's docks open). Zoomed or panned, they come back."""
+        self._auto_fit = fitted
+        policy = Qt.ScrollBarPolicy.ScrollBarAlwaysOff if fitted else Qt.ScrollBarPolicy.ScrollBarAsNeeded
+        self.setHorizontalScrollBarPolicy(policy)
+        self.setVerticalScrollBarPolicy(policy)
+
     def fit_to_hall(self) -> None:
         """Show the whole hall; until the user zooms or pans the view keeps it fitted on resize."""
-        self._auto_fit = True
+        self._set_auto_fit(True)
         self.fitInView(self.plan_scene.hall_rect().adjusted(-m(1), -m(1), m(1), m(1)), Qt.KeepAspectRatio)
         self.viewport().update()
 
@@ -162,7 +172,7 @@ class PlanView(QGraphicsView):
         """Centre on ``rect``, zooming out to fit it (with 1 m around) when it does not fit."""
         if rect.isEmpty():
             return
-        self._auto_fit = False
+        self._set_auto_fit(False)
         visible = self.mapToScene(self.viewport().rect()).boundingRect()
         if rect.width() > visible.width() or rect.height() > visible.height():
             self.fitInView(rect.adjusted(-m(1), -m(1), m(1), m(1)), Qt.KeepAspectRatio)
@@ -260,7 +270,7 @@ class PlanView(QGraphicsView):
         ``max_pixels_per_m`` (a short route is shown with its surroundings)."""
         if rect.isNull():
             return
-        self._auto_fit = False
+        self._set_auto_fit(False)
         self.fitInView(rect.adjusted(-m(margin_m), -m(margin_m), m(margin_m), m(margin_m)), Qt.KeepAspectRatio)
         ppm = self.pixels_per_m()
         limit = min(max_pixels_per_m, MAX_PIXELS_PER_M)
@@ -319,7 +329,7 @@ class PlanView(QGraphicsView):
         button = event.button()
         if button == Qt.MiddleButton or (button == Qt.LeftButton and self._space):
             self._mode = "pan"
-            self._auto_fit = False
+            self._set_auto_fit(False)
             self.viewport().setCursor(Qt.ClosedHandCursor)
             event.accept()
             return
