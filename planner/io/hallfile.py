@@ -11,12 +11,10 @@ target exists at every instant (``planner.io.atomic``); the previous file is kep
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import field, make_dataclass
 from functools import cache
 from pathlib import Path
@@ -36,6 +34,7 @@ from planner.model.basis import (
 )
 from planner.model.catalog import ALL_KINDS, CatalogItem, builtin_catalog
 from planner.model.document import Document, id_numbers, natural_key, prefix_of
+from planner.model.long_lived import long_lived_objects
 from planner.model.objects import (
     CABLE_STATES,
     COLLECTIONS,
@@ -169,7 +168,7 @@ def loads(text: str | bytes) -> Document:
     column), the header and version checks, the migrations, then the same schema on the parsed
     values, so the error names the JSON path.
     """
-    with _long_lived_objects():
+    with long_lived_objects():
         try:
             decoded = _decode(text)
             return _document(decoded)
@@ -177,31 +176,6 @@ def loads(text: str | bytes) -> Document:
             raise HallFileError(str(exc), exc.path) from exc
         except RecursionError as exc:
             raise HallFileError("nested too deeply") from exc
-
-
-@contextmanager
-def _long_lived_objects() -> Iterator[None]:
-    """Build a plan's objects straight into the collector's oldest generation.
-
-    A plan's 100k objects live as long as the plan. Left to the cyclic collector, building
-    them triggers ~150 young and one or two full collections that scan them and free nothing
-    (at 32k GPUs, as long as the rest of the load); merely pausing it leaves one collection
-    that scans them all when it resumes (~30 ms). So collection waits while they are built
-    (young garbage from before is collected first), then ``freeze``/``unfreeze`` moves every
-    tracked object to the oldest generation in constant time. Skipped when someone else has
-    frozen objects (unfreezing would undo that) or has turned collection off.
-    """
-    if gc.get_freeze_count() or not gc.isenabled():
-        yield
-        return
-    gc.collect(1)
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.unfreeze()
-        gc.enable()
 
 
 #: Raw text that may hold a character no string of a plan may hold: any escape (\u0007, \n …),

@@ -35,6 +35,11 @@ Write a module with functions decorated by ``@rule`` and add its name to ``RULE_
   a cross-aisle tray, the router re-routes the rack pairs it kept and the bundles name the
   cables of the pairs whose length changed (``Context.update_routes``), not all 98k cables.
   Values that one pass needs more than once are kept with ``ctx.memo(key, factory)``.
+- ``candidates`` (optional, for rules over many subjects such as LINK rules): a function
+  ``(ctx) -> iterable of subjects`` that a full run calls once instead of calling the check for
+  every subject. It returns, in any order, every subject the check may report (more is fine:
+  the check still decides each one), from one loop with the lookups it needs hoisted out of
+  it; at 393k cables a call per cable is most of a full run. The incremental path ignores it.
 - ``basis`` lists the design-basis fields it uses as thresholds; ``source`` is the standard or
   datasheet behind the limit, ``source_field`` a basis field whose ``DesignBasis.source()``
   is cited instead (a plan can annotate its own sources).
@@ -46,12 +51,13 @@ The incremental result always equals a full run (tests/property/test_incremental
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from planner.commands.base import Change
 from planner.model.catalog import RACK_CDU, ROW_CDU
 from planner.model.document import Document, prefix_of
+from planner.model.long_lived import long_lived_objects
 from planner.model.objects import RECORD_FIELDS
 from planner.rules.context import SPATIAL_PREFIXES, Context, object_bounds
 from planner.rules.finding import Finding, sort_findings
@@ -73,6 +79,7 @@ RULE_MODULES: list[str] = [
 ]
 
 Check = Callable[[Context, str, "Rule"], Iterable[Finding]]
+Candidates = Callable[[Context], Iterable[str]]
 
 
 @dataclass(frozen=True)
@@ -88,6 +95,7 @@ class Rule:
     source: str = ""
     source_field: str | None = None
     follows_routes: bool = False
+    candidates: Candidates | None = None
 
     @property
     def key(self) -> str:
@@ -120,7 +128,7 @@ _loaded = False
 
 def rule(rule_id: str, *, scope: str, reads: Iterable[str], title: str = "", basis: Iterable[str] = (),
          source: str = "", source_field: str | None = None,
-         follows_routes: bool = False) -> Callable[[Check], Check]:
+         follows_routes: bool = False, candidates: Candidates | None = None) -> Callable[[Check], Check]:
     """Register a check in the catalogue (see the module docstring)."""
     if scope not in SCOPES:
         raise ValueError(f"unknown scope {scope!r}")
@@ -128,7 +136,7 @@ def rule(rule_id: str, *, scope: str, reads: Iterable[str], title: str = "", bas
     def register(fn: Check) -> Check:
         new = Rule(id=rule_id, title=title or (fn.__doc__ or fn.__name__).strip().splitlines()[0], scope=scope,
                    reads=frozenset(reads), check=fn, basis=tuple(basis), source=source, source_field=source_field,
-                   follows_routes=follows_routes)
+                   follows_routes=follows_routes, candidates=candidates)
         _REGISTRY[new.key] = new
         return fn
 
@@ -150,17 +158,20 @@ _COLLECTION_OF_SCOPE = {RACK: "racks", FLOOR_UNIT: "floor_units", BUSBAR: "busba
                         DEVICE: "devices", LINK: "links"}
 
 
-def subjects(doc: Document, scope: str, ctx: Context | None = None) -> Iterator[str]:
-    """Every subject of a scope in the document (trays come from ``ctx``'s routed loads)."""
+def subjects(doc: Document, scope: str, ctx: Context | None = None) -> Iterable[str]:
+    """Every subject of a scope in the document (trays come from ``ctx``'s routed loads): a list,
+    or the keys of the document's collection (iterate it before editing the document)."""
     if scope == TRAY:
-        yield from (ctx or Context(doc)).tray_loads().trays()
-    elif scope == HALL:
-        yield HALL_SUBJECT
-    elif scope == CDU:
-        yield from (u.id for u in doc.floor_units.values() if doc.catalog[u.type].kind == ROW_CDU)
-        yield from (d.id for d in doc.devices.values() if doc.catalog[d.type].kind == RACK_CDU)
-    else:
-        yield from getattr(doc, _COLLECTION_OF_SCOPE[scope])
+        return (ctx or Context(doc)).tray_loads().trays()
+    if scope == HALL:
+        return [HALL_SUBJECT]
+    if scope == CDU:
+        catalog = doc.catalog
+        kinds = {key: catalog[key].kind for key in {u.type for u in doc.floor_units.values()}
+                 | {d.type for d in doc.devices.values()}}
+        return [*(u.id for u in doc.floor_units.values() if kinds[u.type] == ROW_CDU),
+                *(d.id for d in doc.devices.values() if kinds[d.type] == RACK_CDU)]
+    return getattr(doc, _COLLECTION_OF_SCOPE[scope]).keys()
 
 
 def _existing(ctx: Context, scope: str) -> Callable[[str], bool]:
@@ -240,6 +251,10 @@ class Validator:
 
     def full_run(self) -> Delta:
         """Validate everything (on load, and after design-basis, catalogue or outline changes)."""
+        with long_lived_objects():
+            return self._full_run()
+
+    def _full_run(self) -> Delta:
         before = self.findings if self._results else []
         doc = self.doc
         self.ctx.forget_all()
@@ -253,7 +268,8 @@ class Validator:
         ctx, results = self.ctx, self._results
         for r in self.rules:  # a plain loop: 400k checks at 32k GPUs
             check, key = r.check, r.key
-            for subject in subjects(doc, r.scope, ctx):
+            chosen = r.candidates(ctx) if r.candidates is not None else subjects(doc, r.scope, ctx)
+            for subject in chosen:
                 found = [*check(ctx, subject, r)]
                 if found:
                     results[(key, subject)] = found

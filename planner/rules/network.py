@@ -14,13 +14,18 @@ the Context keeps up to date (``planner.fabric.trays``).
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import fields
+from itertools import repeat
+from operator import attrgetter, eq
+
+import numpy as np
 
 from planner.fabric.trays import ROW, Tray, capacity_mm2
 from planner.model.catalog import NODE
-from planner.model.document import natural_key
+from planner.model.document import id_numbers, natural_key
 from planner.model.objects import RECORD_FIELDS, TIER_LEAF_SPINE, TIER_NODE_LEAF, TIERS, Link
 from planner.rules.context import Context
 from planner.rules.engine import HALL, HALL_SUBJECT, LINK, TRAY, Rule, rule
@@ -33,6 +38,8 @@ _LINK_READS = {*_CABLE_FIELDS, "dev.type", "dev.role", "dev.rail", "dev.name", "
 _ENDS = {"link.a_device", "link.a_port", "link.b_device", "link.b_port", "link.tier"}
 _FABRIC_READS = {*_ENDS, "dev.type", "dev.role", "dev.name", "dev.rack", "rack.name"}
 _FABRIC_SOURCE = "DESIGN §4: rail-optimised fat-tree rules"
+_A_DEVICE, _A_PORT, _B_DEVICE, _B_PORT, _LENGTH = map(
+    attrgetter, ("a_device", "a_port", "b_device", "b_port", "length_m"))
 
 
 def _end_name(ctx: Context, device_id: str, port: str) -> str:
@@ -52,7 +59,39 @@ def _rails(ctx: Context, node_type: str) -> dict[str, int]:
     return per_type[node_type]
 
 
-@rule("N1", scope=LINK, reads=_LINK_READS, source=_FABRIC_SOURCE, title="GPU port on its rail's leaf")
+def _kinds(ctx: Context) -> dict[str, str]:
+    """Catalogue kind per device type in the plan, made once per validation pass."""
+    def make() -> dict[str, str]:
+        catalog = ctx.doc.catalog
+        return {key: catalog[key].kind for key in {d.type for d in ctx.doc.devices.values()}}
+    return ctx.memo("kinds", make)
+
+
+def _rail_leaf_candidates(ctx: Context) -> list[str]:
+    """Cables N1 may report (one loop over the cables with the lookups hoisted out of it)."""
+    devices, kinds, found = ctx.doc.devices, _kinds(ctx), []
+    for link in ctx.doc.links.values():
+        if link.tier != TIER_NODE_LEAF:
+            continue
+        a, b = devices.get(link.a_device), devices.get(link.b_device)
+        if a is None or b is None:
+            continue
+        ka, kb = kinds[a.type], kinds[b.type]
+        if ka == kb:
+            continue
+        if ka == NODE:
+            node, port, leaf = a, link.a_port, b
+        elif kb == NODE:
+            node, port, leaf = b, link.b_port, a
+        else:
+            continue
+        if leaf.role == "leaf" and leaf.rail and leaf.rail != _rails(ctx, node.type).get(port, 0):
+            found.append(link.id)
+    return found
+
+
+@rule("N1", scope=LINK, reads=_LINK_READS, source=_FABRIC_SOURCE, title="GPU port on its rail's leaf",
+      candidates=_rail_leaf_candidates)
 def rail_leaf(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
     link = doc.links[link_id]
@@ -72,8 +111,25 @@ def rail_leaf(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
                         f"rail-{leaf.rail} leaf {leaf.name}")
 
 
+def _speed_candidates(ctx: Context) -> list[str]:
+    """Cables N3 may report."""
+    doc = ctx.doc
+    devices = doc.devices
+    speed = {key: doc.catalog[key].port_speed_gbps for key in _kinds(ctx)}
+    if len(set(speed.values())) <= 1:
+        return []  # every type at one speed: no cable joins two speeds
+    found = []
+    for link in doc.links.values():
+        a, b = devices.get(link.a_device), devices.get(link.b_device)
+        if a is not None and b is not None:
+            sa, sb = speed[a.type], speed[b.type]
+            if sa and sb and sa != sb:
+                found.append(link.id)
+    return found
+
+
 @rule("N3", scope=LINK, reads=_LINK_READS, source="IBTA / IEEE 802.3: both ends at one speed",
-      title="Port speeds match")
+      title="Port speeds match", candidates=_speed_candidates)
 def speeds_match(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
     link = doc.links[link_id]
@@ -85,8 +141,31 @@ def speeds_match(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
         yield r.finding(ctx, ERROR, (link_id,), f"{link.label or link_id}: {a:g} Gb/s port cabled to a {b:g} Gb/s port")
 
 
+def _reach_candidates(ctx: Context) -> list[str]:
+    """Cables N7 may report: no media, unknown media, or longer than the media's reach."""
+    doc = ctx.doc
+    devices, media_of, ethernet = doc.devices, doc.catalog.media, doc.basis.fabric_kind != "infiniband"
+    reaches: dict[tuple[str, bool], float] = {}
+    found = []
+    for link in doc.links.values():
+        media = link.media
+        if not media or media not in media_of:
+            found.append(link.id)
+            continue
+        s2s = False
+        if link.tier != TIER_NODE_LEAF:
+            a, b = devices.get(link.a_device), devices.get(link.b_device)
+            s2s = a is not None and b is not None and bool(a.role and b.role)
+        reach = reaches.get((media, s2s))
+        if reach is None:
+            reach = reaches[(media, s2s)] = media_of[media].reach_for(s2s, ethernet)
+        if link.length_m > reach + 1e-9:
+            found.append(link.id)
+    return found
+
+
 @rule("N7", scope=LINK, reads=_LINK_READS, source="Catalogue media reach at 400G (DESIGN §5 Cables)",
-      title="Cable within its media's reach")
+      title="Cable within its media's reach", candidates=_reach_candidates)
 def media_reach(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
     link = doc.links[link_id]
@@ -106,27 +185,68 @@ def media_reach(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
                         f"{link.label or link_id}: {link.length_m:.2f} m exceeds {media.name} reach {reach:g} m")
 
 
+def _ports_sound(ctx: Context, links: list[Link], a_devices: list[str], b_devices: list[str]) -> bool:
+    """Whether every cable end is a port of its device and no port has two cables (a sound plan),
+    decided on integer codes (device × port) with numpy rather than on 786k (device, port) tuples
+    at 131k GPUs. False means only: look closer (an end on a device not in the plan counts too)."""
+    doc, devices, count = ctx.doc, ctx.doc.devices, len(links)
+    cabled = [d for d in {*a_devices, *b_devices} if d in devices]
+    device_code = {d: i for i, d in enumerate(cabled)}
+    types = list({devices[d].type for d in cabled})
+    names = [doc.catalog[key].port_names() for key in types]
+    port_code: dict[str, int] = {}
+    for ports in names:
+        for port in ports:
+            port_code.setdefault(port, len(port_code))
+    missing, unknown = len(cabled), len(port_code)
+    valid = np.zeros((len(types) + 1, unknown + 1), dtype=bool)
+    valid[-1, :] = True  # an end on a device not in the plan: never a problem (see _port_problems)
+    for row, ports in enumerate(names):
+        valid[row, [port_code[p] for p in ports]] = True
+    type_code = {key: i for i, key in enumerate(types)}
+    type_of = np.array([type_code[devices[d].type] for d in cabled] + [len(types)], dtype=np.int64)
+    keys = []
+    for ends, port_of in ((a_devices, _A_PORT), (b_devices, _B_PORT)):
+        device = np.fromiter(map(device_code.get, ends, repeat(missing)), np.int64, count)
+        port = np.fromiter(map(port_code.get, map(port_of, links), repeat(unknown)), np.int64, count)
+        if not valid[type_of[device], port].all():
+            return False
+        keys.append(device * (unknown + 1) + port)
+    every = np.sort(np.concatenate(keys))
+    return not (every[1:] == every[:-1]).any()
+
+
 def _port_problems(ctx: Context) -> list[tuple[str, str, tuple[str, ...]]]:
     """(device, port, links) of every port used by more than one cable or not on its device."""
     doc = ctx.doc
-    ends = [end for link in doc.links.values() for end in ((link.a_device, link.a_port), (link.b_device, link.b_port))]
-    used = set(ends)
-    shared = set()
-    if len(used) < len(ends):  # some port is used twice: name its cables
-        counts = Counter(ends)
+    links = list(doc.links.values())
+    a_devices, b_devices = list(map(_A_DEVICE, links)), list(map(_B_DEVICE, links))
+    if _ports_sound(ctx, links, a_devices, b_devices):
+        return []
+    a_ends = list(zip(a_devices, map(_A_PORT, links)))
+    b_ends = list(zip(b_devices, map(_B_PORT, links)))
+    used = set(a_ends)
+    used.update(b_ends)
+    shared: set[tuple[str, str]] = set()
+    if len(used) < len(a_ends) + len(b_ends):  # some port is used twice: name its cables
+        counts = Counter(a_ends)
+        counts.update(b_ends)
         shared = {end for end, n in counts.items() if n > 1}
-    names: dict[str, set[str]] = {}
-    problems: dict[tuple[str, str], list[str]] = {}
-    for end in used:
-        device = doc.devices.get(end[0])
-        if device is None:
-            continue
-        if device.type not in names:
-            names[device.type] = set(doc.catalog[device.type].port_names())
-        if end in shared or end[1] not in names[device.type]:
-            problems[end] = []
+    devices = doc.devices
+    type_of = {d: devices[d].type for d in {*a_devices, *b_devices} if d in devices}
+    names = {key: set(doc.catalog[key].port_names()) for key in set(type_of.values())}
+    # (device type, port) of every end: a few hundred, so only a type's unknown ports cost a look per end
+    typed = set(zip(map(type_of.get, a_devices), map(_A_PORT, links)))
+    typed.update(zip(map(type_of.get, b_devices), map(_B_PORT, links)))
+    if any(key is not None and port not in names[key] for key, port in typed):
+        checked = used
+    else:
+        checked = shared
+    problems: dict[tuple[str, str], list[str]] = {
+        end: [] for end in checked
+        if (key := type_of.get(end[0])) is not None and (end in shared or end[1] not in names[key])}
     if problems:
-        for link in doc.links.values():
+        for link in links:
             for end in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
                 if end in problems:
                     problems[end].append(link.id)
@@ -202,11 +322,28 @@ def uplink_bandwidth(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
                             f"{down / up:.2f}:1, allowed {ratio:g}:1")
 
 
-def _find(parent: dict[str, str], x: str) -> str:
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]
-        x = parent[x]
-    return x
+def _components(size: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A label per vertex ``0 … size-1``, one label per connected part of the graph of edges
+    ``a[i]–b[i]``: each vertex takes the lowest label among its edges' ends, then its label's
+    label (pointer jumping), until nothing changes; a few numpy passes over 393k cables."""
+    label = np.arange(size)
+    while True:
+        low = np.minimum(label[a], label[b])
+        new = label.copy()
+        np.minimum.at(new, a, low)
+        np.minimum.at(new, b, low)
+        new = new[new]
+        if np.array_equal(new, label):
+            return label
+        label = new
+
+
+def _sorted_ids(prefix: str, ids: list[str]) -> list[str]:
+    """Ids in name order: by number where all are ``<prefix>-<digits>`` (the same order, faster)."""
+    numbers = id_numbers(prefix, ids)
+    if numbers is None:
+        return sorted(ids, key=natural_key)
+    return [ids[i] for i in sorted(range(len(ids)), key=numbers.__getitem__)]
 
 
 def _cut_off(ctx: Context) -> tuple[list[str], int]:
@@ -215,18 +352,19 @@ def _cut_off(ctx: Context) -> tuple[list[str], int]:
     fabric = [link for link in doc.links.values() if link.tier in TIERS]
     if not fabric:
         return [], 0
-    nodes = sorted((d.id for d in doc.devices.values() if doc.catalog[d.type].kind == NODE), key=natural_key)
-    parent = {d: d for d in doc.devices}
-    for link in fabric:
-        if link.a_device in parent and link.b_device in parent:
-            ra, rb = _find(parent, link.a_device), _find(parent, link.b_device)
-            if ra != rb:
-                parent[ra] = rb
-    groups = Counter(_find(parent, n) for n in nodes)
+    kinds = _kinds(ctx)
+    nodes = _sorted_ids("dev", [d.id for d in doc.devices.values() if kinds[d.type] == NODE])
+    index = {d: i for i, d in enumerate(doc.devices)}
+    ends = np.fromiter(map(index.get, map(_A_DEVICE, fabric), repeat(-1)), np.int64, len(fabric)), \
+        np.fromiter(map(index.get, map(_B_DEVICE, fabric), repeat(-1)), np.int64, len(fabric))
+    both = (ends[0] >= 0) & (ends[1] >= 0)
+    label = _components(len(index), ends[0][both], ends[1][both]).tolist()
+    part = {n: label[index[n]] for n in nodes}
+    groups = Counter(part.values())
     if len(groups) <= 1:
         return [], len(nodes)
     main = groups.most_common(1)[0][0]
-    return [n for n in nodes if _find(parent, n) != main], len(nodes)
+    return [n for n in nodes if part[n] != main], len(nodes)
 
 
 @rule("N6", scope=HALL, reads=_FABRIC_READS, source=_FABRIC_SOURCE, title="Every GPU reaches every other")
@@ -245,9 +383,48 @@ _ROUTE_READS = {*_ENDS, "link.length_m", "link.media", "dev.rack", "dev.u", "dev
                 "rack.x", "rack.y", "rack.rotation", "rack.row", "rack.type", "rack.name"}
 
 
+def _length_candidates(ctx: Context) -> list[str]:
+    """Cables N8 may report: the router's ``length`` of every cable at once, as numpy columns of
+    each end's rise (or height, in one rack) and each rack pair's tray run, each looked up once.
+    The same IEEE operations in the same order as ``Router.length``, so the same floats; a cable
+    with an end not in the plan gets NaN and is left out, as N8 leaves it. N8's check then
+    decides each cable returned."""
+    doc = ctx.doc
+    router = ctx.router()
+    links = list(doc.links.values())
+    if not links:
+        return []
+    places, tray, nan, count = router.places, router.tray, math.nan, len(links)
+    heights: dict[str, float] = {}
+    rises: dict[str, float] = {}
+    rack_of: dict[str, str] = {}
+    for device in doc.devices.values():
+        height = heights[device.id] = router.height_m(device.id)
+        rack_of[device.id] = device.rack
+        place = places.get(device.rack)
+        if place is not None:
+            rises[device.id] = place.top_m - height + tray
+    a_ids, b_ids = list(map(_A_DEVICE, links)), list(map(_B_DEVICE, links))
+    a_racks, b_racks = list(map(rack_of.get, a_ids)), list(map(rack_of.get, b_ids))
+    pairs = list(zip(a_racks, b_racks))
+    paths = {pair: router.tray_path(*pair)[0] for pair in set(pairs) if pair[0] in places and pair[1] in places}
+
+    def column(values: Iterable[float]) -> np.ndarray:
+        return np.fromiter(values, float, count)
+
+    same = np.fromiter(map(eq, a_racks, b_racks), bool, count)
+    apart = (column(map(rises.get, a_ids, repeat(nan))) + column(map(rises.get, b_ids, repeat(nan)))
+             + column(map(paths.get, pairs, repeat(nan))))
+    together = np.abs(column(map(heights.get, a_ids, repeat(nan))) - column(map(heights.get, b_ids, repeat(nan))))
+    run = np.where(same, together, apart)
+    now = np.ceil((run + np.maximum(run * router.slack_fraction, router.slack_min)) * 100 - 1e-6) / 100
+    stale = np.abs(now - column(map(_LENGTH, links))) > 0.005
+    return [links[i].id for i in np.flatnonzero(stale).tolist()]
+
+
 @rule("N8", scope=LINK, reads=_ROUTE_READS, basis=("cable_slack_fraction", "cable_slack_min_m", "tray_height_m"),
       source="DESIGN §5 Cables: routed length with slack", title="Cable lengths match their routes",
-      follows_routes=True)
+      follows_routes=True, candidates=_length_candidates)
 def length_current(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
     """After racks move, a stored length goes stale: an error where the cable bought is now too short."""
     doc = ctx.doc
