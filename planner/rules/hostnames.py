@@ -17,6 +17,7 @@ The plan still works; the world around it cannot name the device.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 from planner.rules.context import Context
@@ -36,12 +37,17 @@ SHOWN = 6
       source="DESIGN §3: one hostname per device, unique per hall (DNS names compare without case, RFC 4343)")
 def unique_hostnames(ctx: Context, _subject: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
+    hostname = doc.hostname
+    # every rack rename re-runs this over all devices: count the names (strings, which the cyclic
+    # collector does not track) and group only the shared ones, so a clean hall makes no list per
+    # device (11k lists an edit set off full collections of the window's heap, 130 ms at 32k GPUs)
+    names = [hostname(device).lower() for device in doc.devices.values()]
+    shared = {name for name, count in Counter(names).items() if count > 1}
     groups: dict[str, list[str]] = {}
-    for device in doc.devices.values():
-        groups.setdefault(doc.hostname(device).lower(), []).append(device.id)
+    for name, device_id in zip(names, doc.devices, strict=True):
+        if name in shared:
+            groups.setdefault(name, []).append(device_id)
     for ids in groups.values():
-        if len(ids) < 2:
-            continue
         ids.sort(key=lambda i: (doc.devices[i].rack, doc.devices[i].u, i))
         name = doc.hostname(doc.devices[ids[0]])
         where = ", ".join(_place(ctx, i) for i in ids[:SHOWN]) + (f" and {len(ids) - SHOWN} more" if len(ids) > SHOWN
