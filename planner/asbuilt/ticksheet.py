@@ -22,6 +22,7 @@ from planner.asbuilt.states import set_states_command
 from planner.commands.base import SetFields
 from planner.commands.checks import Refusal
 from planner.commands.edits import plural
+from planner.io.discovery.records import read_text
 from planner.model.document import Document
 
 #: The tick columns, in the order work reaches them (each a state of ``CABLE_STATES``).
@@ -67,16 +68,7 @@ def tick_sheet_command(doc: Document, path: str | os.PathLike[str]) -> TickSheet
     """The sheet at ``path`` as one undoable step. TickSheetError (file, line) for a sheet that
     cannot be read: not CSV, no ``label`` or tick column, a cell that is neither tick nor blank,
     one label on two rows."""
-    name = os.fspath(path)
-    try:
-        with open(name, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise TickSheetError(name, 0, f"cannot read: {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise TickSheetError(name, data[:exc.start].count(b"\n") + 1, "not UTF-8 text") from None
+    name, text = read_text(path, TickSheetError)
     return ticks_command(doc, read_ticks(text, name))
 
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 import os
 import re
 
-from planner.io.discovery.records import IB, DiscoveryError, RawLink
+from planner.io.discovery.records import IB, DiscoveryError, RawLink, read_text
 
 #: Per-lane data rate, Gb/s, by the speed names ibnetdiscover prints (IBTA Architecture
 #: Specification vol. 2, link speeds SDR … XDR; FDR10 is NVIDIA's 10 Gb/s FDR-coded lane; the
@@ -84,16 +84,7 @@ def rate_of(width: str, speed: str) -> float | None:
 
 
 def read_ibnetdiscover(path: str | os.PathLike[str]) -> list[RawLink]:
-    name = os.fspath(path)
-    try:
-        with open(name, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise DiscoveryError(name, 0, f"cannot read: {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")  # NodeDescriptions are 64 raw bytes: keep going, names show it
+    name, text = read_text(path, latin1=True)  # NodeDescriptions are 64 raw bytes: keep going
     return parse_ibnetdiscover(text, name)
 
 

@@ -12,24 +12,14 @@ import csv
 import io
 import os
 
-from planner.io.discovery.records import PLAN, DiscoveryError, RawLink
+from planner.io.discovery.records import PLAN, DiscoveryError, RawLink, read_text
 
 FIELDS = ("a_device", "a_port", "b_device", "b_port")
 
 
 def read_links_csv(path: str | os.PathLike[str]) -> list[RawLink]:
     """Every cable the CSV lists. DiscoveryError naming the line for a short or empty cell."""
-    name = os.fspath(path)
-    try:
-        with open(name, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise DiscoveryError(name, 0, f"cannot read: {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise DiscoveryError(name, line, "not UTF-8 text") from None
+    name, text = read_text(path)
     return parse_links_csv(text, name)
 
 

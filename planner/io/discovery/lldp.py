@@ -25,7 +25,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from planner.io.discovery.records import LLDP, DiscoveryError, RawLink
+from planner.io.discovery.records import LLDP, DiscoveryError, RawLink, read_text
 
 #: Port id subtypes (IEEE 802.1AB table 8-3, as lldpd names them) that carry an interface name.
 NAME_ID_TYPES = ("ifname", "local", "ifalias")
@@ -50,13 +50,7 @@ def read_lldp(path: str | os.PathLike[str]) -> list[RawLink]:
     """Every neighbour of every file ``path`` names (a file or a folder of them)."""
     links: list[RawLink] = []
     for file in lldp_files(path):
-        name = os.fspath(file)
-        try:
-            text = file.read_bytes().decode("utf-8-sig")
-        except OSError as exc:
-            raise DiscoveryError(name, 0, f"cannot read: {exc.strerror or exc}") from None
-        except UnicodeDecodeError as exc:
-            raise DiscoveryError(name, 0, f"not UTF-8 text ({exc.reason})") from None
+        name, text = read_text(file)
         links.extend(parse_lldp(text, host_of(file), name))
     return links
 

@@ -8,6 +8,8 @@ be tested on a file alone and a naming scheme on a name alone.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 #: How a link's port names are written, which decides how they map to plan ports:
@@ -42,3 +44,22 @@ class RawLink:
     source: str
     rate_gbps: float | None = None
     rate: str = ""
+
+
+def read_text(path: str | os.PathLike[str], error: Callable[[str, int, str], Exception] = DiscoveryError,
+              latin1: bool = False) -> tuple[str, str]:
+    """The file's name and its text (UTF-8, a byte-order mark dropped). ``error(name, line,
+    problem)`` is raised for a file that cannot be read or is not UTF-8 (naming the line), unless
+    ``latin1``: then it is read as Latin-1 (ibnetdiscover's NodeDescriptions are raw bytes)."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise error(name, 0, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        return name, data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        if latin1:
+            return name, data.decode("latin-1")
+        raise error(name, data[:exc.start].count(b"\n") + 1, "not UTF-8 text") from None
