@@ -102,8 +102,8 @@ def _widths(weights: list[float], width: float) -> list[float]:
     return [width * w / total for w in weights]
 
 
-def _tables(header: list[str], rows: list[list[Any]], weights: list[float], width: float,
-            lines: list[int] | None = None) -> list[Table]:
+def data_tables(header: list[str], rows: list[list[Any]], weights: list[float], width: float,
+                lines: list[int] | None = None) -> list[Table]:
     """Long tables as a run of short ones (each with the header): reportlab splits one long
     table across pages in quadratic time, which stalls on a hall's thousands of rows."""
     return [_table(header, rows[start:start + TABLE_CHUNK], weights, width, lines)
@@ -193,7 +193,7 @@ def _survey(doc: Document, report: dict, width: float) -> list:
                          ("handoffs", "Hand-off points: power, coolant and network")):
         header, rows = tables[key]
         story.append(Paragraph(heading, H2))
-        story.extend(_tables(header, rows, SURVEY_WEIGHTS[key], width) if rows else
+        story.extend(data_tables(header, rows, SURVEY_WEIGHTS[key], width) if rows else
                      [Paragraph("None in the plan.", BODY)])
     story.append(Spacer(1, 8))
     story.append(Paragraph("Surveyed by ____________________  date __________  "
@@ -351,7 +351,7 @@ def _tune(doc: Document, width: float) -> list:
             story.append(Paragraph(markup(figures.formula()), SMALL))
             story.append(Spacer(1, 3))
         table_width = width / 2 if key == "fabric" else width  # two short columns read better narrow
-        story.extend(_tables(header, rows, PROVE_WEIGHTS[key], table_width) if rows else
+        story.extend(data_tables(header, rows, PROVE_WEIGHTS[key], table_width) if rows else
                      [Paragraph("No cabled rails in the plan.", BODY)])
     return story
 
@@ -371,7 +371,7 @@ def _handover(doc: Document, report: dict, findings: list[Finding], width: float
             return getattr(obj, "name", obj_id) if obj is not None else trays.get(obj_id, obj_id)
 
         rows = [[f.severity, f.rule, ", ".join(name(s) for s in f.subjects), f.message, f.source] for f in findings]
-        story.extend(_tables(["severity", "rule", "subjects", "finding", "source"], rows, [48, 30, 70, 250, 120],
+        story.extend(data_tables(["severity", "rule", "subjects", "finding", "source"], rows, [48, 30, 70, 250, 120],
                              width, [1, 1, CELL_LINES, MESSAGE_LINES, CELL_LINES]))
     else:
         story.append(Paragraph("None: validation reports no errors or warnings.", BODY))
@@ -386,7 +386,7 @@ def _handover(doc: Document, report: dict, findings: list[Finding], width: float
     return story
 
 
-def _numbered_canvas(block: TitleBlock) -> type[Canvas]:
+def numbered_canvas(block: TitleBlock) -> type[Canvas]:
     class NumberedCanvas(Canvas):
         """Holds pages back until the end so each title block can say "page X of Y"."""
 
@@ -439,6 +439,6 @@ def write_commissioning_pdf(doc: Document, out: io.BufferedIOBase, options: Expo
     story += _install(doc, report, options, width)
     story += _tune(doc, width)
     story += _handover(doc, report, findings, width)
-    template.build(story, canvasmaker=_numbered_canvas(block))
+    template.build(story, canvasmaker=numbered_canvas(block))
     options.report(1.0)
     return len(findings)

@@ -31,7 +31,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Frame, PageBreak, PageTemplate, Paragraph, Spacer
 
 from planner.commands.comments import OPEN, pin_position, threads, top_level, where
-from planner.export.commissioning_pdf import BODY, H1, H2, SMALL, _numbered_canvas, _tables
+from planner.export.commissioning_pdf import BODY, H1, H2, SMALL, data_tables, numbered_canvas
 from planner.export.common import (
     FONT,
     FONT_BOLD,
@@ -200,7 +200,7 @@ def _changes(old: Document, new: Document, diff: PlanDiff, width: float) -> list
     )
     for heading, header, rows, weights, lines in sections:
         story.append(Paragraph(heading, H2))
-        story.extend(_tables(header, rows, weights, width, lines) if rows else [Paragraph("None.", BODY)])
+        story.extend(data_tables(header, rows, weights, width, lines) if rows else [Paragraph("None.", BODY)])
     return story
 
 
@@ -277,6 +277,6 @@ def write_review_pdf(doc: Document, out: io.BufferedIOBase, options: ExportOptio
     if old is not None and diff is not None:
         story += _changes(old, doc, diff, width) + [PageBreak()]
     story += _comments(doc, width)
-    template.build(story, canvasmaker=_numbered_canvas(block))
+    template.build(story, canvasmaker=numbered_canvas(block))
     options.report(1.0)
     return open_count
