@@ -112,7 +112,8 @@ def plan_shapes(doc: Document) -> PlanShapes:
 
 
 def _cross_aisle_trays(doc: Document, row_trays: list[tuple[Point, Point]]) -> list[tuple[Point, Point]]:
-    """Trays joining the row trays where the cable router crosses between rows."""
+    """Trays joining the row trays where the cable router crosses between rows, and the main
+    trunk between pods."""
     if len(row_trays) < 2:
         return []
     router = Router(doc)
@@ -123,7 +124,7 @@ def _cross_aisle_trays(doc: Document, row_trays: list[tuple[Point, Point]]) -> l
         trays += [((x, along_x[0]), (x, along_x[-1])) for x in router.cross_x]
     if len(along_y) > 1:
         trays += [((along_y[0], y), (along_y[-1], y)) for y in router.cross_y]
-    return trays
+    return trays + router.main_trunks()  # pods side by side: the trunk joining their end trunks
 
 
 def scale_bar_length(drawing_width_m: float) -> float:

@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from planner.export.plan_drawing import plan_shapes
 from planner.fabric.routing import Router
 from planner.fabric.sizing import FabricError, design_fabric
 from planner.layout.rows import Site
@@ -81,3 +82,9 @@ def test_the_64_port_limit_is_refused_naming_the_switch_that_holds_it():
         build_template("hall", 8193)
     with pytest.raises(TemplateError, match="takes 1 to 16,384 nodes"):
         build_template("hall", MAX_NODES["hall"] + 1, switch_type="sw-64x800g-2u-eth")
+
+
+def test_drawings_show_the_main_trunk_between_pods(two_pods):
+    router = Router(two_pods)
+    (trunk,) = router.main_trunks()
+    assert trunk in plan_shapes(two_pods).trays  # the cabling PDF's and review's floor plan
