@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -164,12 +165,14 @@ class Router:
 
     def _span(self, row: RowKey) -> tuple[float, ...]:
         """A row's extent: rack centres along it (lo, hi), across it (lo, hi), footprint along it
-        (west, east); kept per row and made again for the rows an edit touched."""
+        (west, east), and the median of its racks across it (where the row is, whichever rack is
+        nudged); kept per row and made again for the rows an edit touched."""
         places = [self.places[r] for r in self._row_racks[row]]
         along = [p.x if p.along_x else p.y for p in places]
         across = [p.y if p.along_x else p.x for p in places]
         return (min(along), max(along), min(across), max(across),
-                min(a - p.half_w for a, p in zip(along, places)), max(a + p.half_w for a, p in zip(along, places)))
+                min(a - p.half_w for a, p in zip(along, places)), max(a + p.half_w for a, p in zip(along, places)),
+                statistics.median_low(across))
 
     def _pod(self, place: _RackPlace) -> int:
         layout = self.pods[place.along_x]
@@ -405,7 +408,7 @@ def _pod_layout(spans: list[tuple[RowKey, tuple[float, ...]]], gap_m: float) -> 
     along the rows come within ``gap_m`` of each other are one pod, in order along the rows; a
     pod's ends are its outer rack centres."""
     merged: list[list] = []
-    for key, (lo, hi, across_lo, across_hi, west, east) in sorted(spans, key=lambda kv: kv[1][4]):
+    for key, (lo, hi, across_lo, across_hi, west, east, _median) in sorted(spans, key=lambda kv: kv[1][4]):
         if merged and west < merged[-1][5] + gap_m - 1e-9:
             group = merged[-1]
             group[0], group[1] = min(group[0], lo), max(group[1], hi)
@@ -418,10 +421,11 @@ def _pod_layout(spans: list[tuple[RowKey, tuple[float, ...]]], gap_m: float) -> 
         return _ONE_POD
     pods = tuple(_Pod(group[0], group[1], group[2], group[3]) for group in merged)
     pod_of = {key: index for index, group in enumerate(merged) for key in group[6]}
-    # over the middle row (between the two middle rows of an even count), not the middle of the
-    # rows' extent: moving a rack of an outer row must not move the trunk every cable between
-    # pods runs along (at 131k GPUs that re-routed them all: 1.7 s for one nudge)
-    centres = sorted((across_lo + across_hi) / 2 for _key, (_lo, _hi, across_lo, across_hi, *_ends) in spans)
+    # over the middle row (between the two middle rows of an even count), each row where most of
+    # its racks stand, not the middle of the rows' extent: moving one rack, of an outer row or of
+    # the middle one, must not move the trunk every cable between pods runs along (at 131k GPUs
+    # that re-routed them all: 1.7 s for one nudge)
+    centres = sorted(span[6] for _key, span in spans)
     half = len(centres) // 2
     main = round(centres[half] if len(centres) % 2 else (centres[half - 1] + centres[half]) / 2, 6)
     return _PodLayout(pods, pod_of, main)
