@@ -6,52 +6,23 @@ kept at --plan (about 20 s the first time). The export is timed in process with 
 (load excluded), median of --runs runs, written through the same atomic folder path the CLI uses.
 Target at 32,768 GPUs (issue 14): NetBox export < 10 s. The import (`planner import --from netbox`:
 read the set, lay the racks out, route every cable) is timed too; it has no target.
-
-The hall template names the extra PDUs of its network racks alike (fitted twice: by the fabric
-placement and again by ``layout.rows.finish_rows``), which NetBox refuses; until that is fixed the
-benchmark numbers those PDUs apart first and says how many it renamed.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from bench_plans import load_plan  # this folder is on sys.path when the script runs
+
 from planner.cli.import_netbox import import_netbox
 from planner.export.common import ExportOptions
 from planner.export.registry import export_to
-from planner.io import load
-from planner.model.document import Document
 
 TARGET_S = 10.0
-
-
-def plan_file(path: Path) -> Path:
-    """The 4,096-node template hall, built with the CLI the first time."""
-    if not path.exists():
-        subprocess.run([sys.executable, "-m", "planner", "new", "--template", "hall", "--nodes", "4096",
-                        "-o", str(path)], check=True)
-    return path
-
-
-def distinct_pdu_names(doc: Document) -> int:
-    """Number apart the PDUs that share a name in one rack; how many were renamed."""
-    renamed = 0
-    for rack in doc.racks.values():
-        seen: set[str] = set()
-        for device in doc.devices_in(rack.id):
-            name = device.name
-            if name in seen and name.startswith("PDU-"):
-                name = next(f"PDU-{name[4]}{n}" for n in range(1, 1000) if f"PDU-{name[4]}{n}" not in seen)
-                doc.set_fields(device.id, {"name": name})
-                renamed += 1
-            seen.add(name)
-    return renamed
 
 
 def timed(action, runs: int) -> list[float]:
@@ -68,13 +39,7 @@ def main() -> None:
     parser.add_argument("--plan", type=Path, default=Path(tempfile.gettempdir()) / "h4096.hall")
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    start = time.perf_counter()
-    doc = load(plan_file(args.plan))
-    print(f"plan: {args.plan} ({len(doc.racks):,} racks, {len(doc.devices):,} devices, {len(doc.links):,} cables; "
-          f"loaded in {time.perf_counter() - start:.2f} s)")
-    renamed = distinct_pdu_names(doc)
-    if renamed:
-        print(f"renamed {renamed:,} PDUs that shared a name in their rack (template bug; NetBox refuses twins)")
+    doc = load_plan(args.plan)
     print(f"{'step':<16}{'median s':>10}{'min s':>8}{'max s':>8}{'target s':>10}{'size kB':>10}")
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "netbox"

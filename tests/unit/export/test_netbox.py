@@ -68,27 +68,6 @@ CABLE_TYPE_SLUGS = {"dac-passive", "dac-active", "mmf-om4", "smf-os2", "aoc", ""
 INTERFACE_SLUGS = {"infiniband-ndr", "400gbase-x-osfp"}
 
 
-def distinct_pdu_names(doc: Document) -> Document:
-    """Give the rack PDUs that share a name in one rack the next free number of their side.
-
-    The pod and hall templates fit a generated network rack with PDUs twice (``fabric.placement``
-    and again ``layout.rows.finish_rows``), so two PDUs in it answer to one hostname, which NetBox
-    refuses (H1 warns). A no-op once that is fixed.
-    """
-    for rack in doc.racks.values():
-        seen: set[str] = set()
-        for device in doc.devices_in(rack.id):
-            name = device.name
-            if name in seen and name.startswith("PDU-"):
-                number = 1
-                while f"PDU-{name[4]}{number}" in seen:
-                    number += 1
-                name = f"PDU-{name[4]}{number}"
-                doc.set_fields(device.id, {"name": name})
-            seen.add(name)
-    return doc
-
-
 def read(folder: Path, name: str) -> list[dict[str, str]]:
     with open(folder / name, encoding="utf-8", newline="") as handle:
         return list(csv.DictReader(handle))
@@ -111,7 +90,7 @@ def device_types(folder: Path) -> dict[str, dict]:
 
 @pytest.fixture(scope="module")
 def pod() -> Document:
-    return distinct_pdu_names(build_template("pod", nodes=16))
+    return build_template("pod", nodes=16)
 
 
 @pytest.fixture(scope="module")

@@ -23,21 +23,6 @@ from planner.rules.engine import validate
 from planner.rules.finding import ERROR
 
 
-def distinct_pdu_names(doc: Document) -> Document:
-    """The pod template names two PDUs of a generated network rack alike (NetBox refuses that; see
-    tests/unit/export/test_netbox.py): number them apart. A no-op once the template is fixed."""
-    for rack in doc.racks.values():
-        seen: set[str] = set()
-        for device in doc.devices_in(rack.id):
-            name = device.name
-            if name in seen and name.startswith("PDU-"):
-                number = next(n for n in range(1, 100) if f"PDU-{name[4]}{n}" not in seen)
-                name = f"PDU-{name[4]}{number}"
-                doc.set_fields(device.id, {"name": name})
-            seen.add(name)
-    return doc
-
-
 def racks_of(doc: Document) -> list[tuple]:
     return sorted((r.name, r.type) for r in doc.racks.values())
 
@@ -66,7 +51,7 @@ def rewrite(path: Path, change) -> None:
 
 @pytest.fixture(scope="module")
 def pod() -> Document:
-    doc = distinct_pdu_names(build_template("pod", nodes=16))
+    doc = build_template("pod", nodes=16)
     links = sorted(doc.links)
     doc.set_fields(links[0], {"state": "verified"})
     node = next(d for d in doc.devices.values() if d.name == "N2")
