@@ -24,6 +24,7 @@ from planner.commands.checks import Refusal
 from planner.commands.edits import plural
 from planner.io.discovery.records import read_text
 from planner.model.document import Document
+from planner.model.labels import cable_label
 
 #: The tick columns, in the order work reaches them (each a state of ``CABLE_STATES``).
 TICK_COLUMNS = ("run", "labelled", "tested")
@@ -115,7 +116,7 @@ def ticks_command(doc: Document, rows: dict[str, tuple[str, int]]) -> TickSheetC
     """The cable states the ticks move forward (see the module docstring)."""
     by_label: dict[str, list[str]] = {}
     for link in doc.links.values():
-        by_label.setdefault(link.label or link.id, []).append(link.id)
+        by_label.setdefault(cable_label(doc, link), []).append(link.id)
     states: dict[str, tuple[str, str]] = {}
     unknown: list[str] = []
     unchanged = kept = 0

@@ -28,6 +28,7 @@ from planner.io.discovery import (
 )
 from planner.io.discovery.resolve import End, outside
 from planner.model.document import Document, natural_key
+from planner.model.labels import cable_label
 from planner.model.objects import CABLE_STATES
 
 __all__ = ["CableResult", "Discovery", "DiscoveryError", "Fix", "Verification", "progress_text", "read_discovery",
@@ -132,7 +133,7 @@ def verify(doc: Document, discovery: Discovery) -> Verification:
     """Classify every planned cable exactly once (ok + miswired + missing = planned). Cables come
     in the plan's order (a loaded plan's: by id, the fabric's own order); ``fixes`` in walk order."""
     diagnoses, unexpected = diagnose(doc, discovery)
-    cables = [CableResult(link.id, link.label or link.id, d.status, d.found, d.fix, d.rack_id, d.waits)
+    cables = [CableResult(link.id, cable_label(doc, link), d.status, d.found, d.fix, d.rack_id, d.waits)
               for link in doc.links.values() for d in (diagnoses[link.id],)]
     racks = {rack.id: rack.name for rack in doc.racks.values()}
     entries, fixes = [], []

@@ -34,6 +34,7 @@ from planner.model.catalog import (
 )
 from planner.model.document import Document, natural_key, prefix_of
 from planner.model.geometry import extents
+from planner.model.labels import cable_label
 from planner.model.objects import BusbarRun, Device, FloorUnit, Link, Rack
 
 _DEVICE_STEMS = {NODE: "N", SWITCH: "SW", STORAGE: "ST", RACK_PDU: "PDU", RACK_CDU: "CDU"}
@@ -76,7 +77,8 @@ def object_name(doc: Document, obj: Any, racks: dict[str, Any] | None = None) ->
         rack = (racks or {}).get(obj.rack) or doc.racks.get(obj.rack)
         return f"{obj.name} in {rack.name}" if rack is not None else obj.name
     if isinstance(obj, Link):
-        return f"cable {obj.label}" if obj.label else "a cable"
+        return f"cable {cable_label(doc, obj)}" if obj.a_device in doc.devices and obj.b_device in doc.devices \
+            else f"cable {obj.label}" if obj.label else "a cable"
     return str(getattr(obj, "name", obj.id))
 
 

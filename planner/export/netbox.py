@@ -68,6 +68,7 @@ from planner.io.netbox_names import (
     type_slug,
 )
 from planner.model.document import Document, natural_key
+from planner.model.labels import cable_label
 from planner.model.objects import Device, Rack
 
 #: Rail-to-rail width of every catalogue rack, inches (RackWidthChoices): EIA-310 19-inch IT racks.
@@ -201,7 +202,7 @@ def _cables(doc: Document, device_names: dict[str, str], ports: dict[str, set[st
     media_names = {key: media.name for key, media in doc.catalog.media.items()}
     for link in sorted(doc.links.values(), key=lambda l: natural_key(l.id)):
         ends = ((link.a_device, link.a_port), (link.b_device, link.b_port))
-        name = link.label or link.id
+        name = cable_label(doc, link)
         for device_id, port in ends:
             device = doc.devices.get(device_id)
             if device_id not in device_names or device is None or port not in ports[device.type]:
@@ -212,7 +213,7 @@ def _cables(doc: Document, device_names: dict[str, str], ports: dict[str, set[st
         rows.append((device_names.get(link.a_device, ""), INTERFACE_END, link.a_port,
                      device_names.get(link.b_device, ""), INTERFACE_END, link.b_port,
                      CABLE_TYPES.get(link.media, ""), cable_status(link.state),
-                     names.check("cable label", link.label, NAME_MAX),
+                     names.check("cable label", name, NAME_MAX),
                      _number(link.stock_m) if link.stock_m else "", "m" if link.stock_m else "",
                      media_names.get(link.media, "")[:DESCRIPTION_MAX]))
     return rows

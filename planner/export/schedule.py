@@ -35,7 +35,7 @@ from planner.export.common import (
 )
 from planner.export.install import InstallInfo
 from planner.model.document import Document, natural_key
-from planner.model.objects import Link
+from planner.model.labels import cable_label
 
 COLUMNS = ("label", "a_rack", "a_u", "a_device", "a_port", "b_rack", "b_u", "b_device", "b_port",
            "tier", "rail", "media", "length_m", "stock_length_m")
@@ -96,11 +96,6 @@ def _end(doc: Document, device_id: str, port: str) -> CableEnd:
     return CableEnd(device.rack, rack.name if rack else device.rack, device.u, device.name, port)
 
 
-def cable_label(link: Link) -> str:
-    """The printed label: the fabric's label, or the cable's id when it has none."""
-    return link.label or link.id
-
-
 def cable_rows(doc: Document, install: bool = False) -> list[CableRow]:
     """Every link of the plan as a schedule row, in label order; with ``install`` the installer's
     columns too (route, faces, part: the route needs the cable router)."""
@@ -112,7 +107,7 @@ def cable_rows(doc: Document, install: bool = False) -> list[CableRow]:
         if info is not None:
             extra = {"route": info.route(a.rack_id, b.rack_id), "a_face": info.face(link.a_device),
                      "b_face": info.face(link.b_device), "part": info.part(link.media, link.stock_m)}
-        rows.append(CableRow(link.id, cable_label(link), a, b, link.tier, link.rail, link.media, link.length_m,
+        rows.append(CableRow(link.id, cable_label(doc, link), a, b, link.tier, link.rail, link.media, link.length_m,
                              link.stock_m, **extra))
     rows.sort(key=lambda r: (natural_key(r.label), r.link_id))
     return rows

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable
 from dataclasses import field, make_dataclass
 from functools import cache
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 import msgspec
 
 from planner.io.atomic import write_atomic
+from planner.io.migrations import MIGRATIONS
 from planner.model.basis import (
     FLOOR_METHOD_CHOICES,
     FLUID_CHOICES,
@@ -32,7 +32,7 @@ from planner.model.basis import (
     UNIT_CHOICES,
     DesignBasis,
 )
-from planner.model.catalog import ALL_KINDS, CatalogItem, builtin_catalog
+from planner.model.catalog import ALL_KINDS, PROTOCOLS, CatalogItem, builtin_catalog
 from planner.model.document import Document, id_numbers, natural_key, prefix_of
 from planner.model.long_lived import long_lived_objects
 from planner.model.objects import (
@@ -57,10 +57,7 @@ from planner.model.typed import (
 )
 
 FORMAT_NAME = "hall"
-FORMAT_VERSION = 1
-
-#: version N → function turning a version-N document dict into version N+1.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+FORMAT_VERSION = 2
 
 #: The file's top level, as a dataclass so that its schema derives from the model like the rest.
 HallFileContent = make_dataclass("HallFileContent", [
@@ -265,6 +262,8 @@ def _document(file: Any) -> Document:
         path = f"$.catalog[{index}]"
         _require(item.kind in ALL_KINDS, f"{path}.kind", f"unknown kind {item.kind!r}")
         _require(item.key not in catalog or catalog[item.key].custom, f"{path}.key", "clashes with a built-in type")
+        _require(item.protocol in ("", *PROTOCOLS), f"{path}.protocol",
+                 f"unknown protocol {item.protocol!r} (one of {', '.join(PROTOCOLS)})")
         item.custom = True
         catalog.add(item)
     _check_basis(file.basis)

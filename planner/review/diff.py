@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from planner.model.document import Document, natural_key
+from planner.model.labels import cable_label
 from planner.model.objects import COLLECTIONS, Comment, Device, Link
 from planner.review.consequences import PlanState, figures_delta, findings_delta, plan_states
 
@@ -129,7 +130,7 @@ def display_name(doc: Document, obj: Any) -> str:
         text = " ".join(obj.text.split())
         return text if len(text) <= _COMMENT_NAME_CHARS else text[:_COMMENT_NAME_CHARS - 1] + "…"
     if isinstance(obj, Link):
-        return obj.label or obj.id
+        return cable_label(doc, obj)
     return str(getattr(obj, "name", obj.id))
 
 
@@ -213,11 +214,11 @@ def _diff_cables(old: Document, new: Document, result: PlanDiff) -> None:
     cables = result.cables
     for link_id in after.keys() - before.keys():
         link = after[link_id]
-        cables["added"].append({"id": link_id, "label": link.label, "a": cable_end(new, link.a_device, link.a_port),
+        cables["added"].append({"id": link_id, "label": cable_label(new, link), "a": cable_end(new, link.a_device, link.a_port),
                                 "b": cable_end(new, link.b_device, link.b_port)})
     for link_id in before.keys() - after.keys():
         link = before[link_id]
-        cables["removed"].append({"id": link_id, "label": link.label,
+        cables["removed"].append({"id": link_id, "label": cable_label(old, link),
                                   "a": cable_end(old, link.a_device, link.a_port),
                                   "b": cable_end(old, link.b_device, link.b_port)})
     names = [f.name for f in fields(Link) if f.name != "id" and f.name not in _CABLE_ENDS]
@@ -226,13 +227,13 @@ def _diff_cables(old: Document, new: Document, result: PlanDiff) -> None:
         if now is None or now == was:
             continue
         if (was.a_device, was.a_port, was.b_device, was.b_port) != (now.a_device, now.a_port, now.b_device, now.b_port):
-            cables["rewired"].append({"id": link_id, "label": now.label, "from": {
+            cables["rewired"].append({"id": link_id, "label": cable_label(new, now), "from": {
                 "a": cable_end(old, was.a_device, was.a_port), "b": cable_end(old, was.b_device, was.b_port)}, "to": {
                 "a": cable_end(new, now.a_device, now.a_port), "b": cable_end(new, now.b_device, now.b_port)}})
         differing = {f: {"old": getattr(was, f), "new": getattr(now, f)} for f in names
                      if getattr(was, f) != getattr(now, f)}
         if differing:
-            cables["changed"].append({"id": link_id, "label": now.label, "fields": differing})
+            cables["changed"].append({"id": link_id, "label": cable_label(new, now), "fields": differing})
 
 
 # ----------------------------------------------------------------------- plan settings

@@ -33,6 +33,7 @@ from typing import Any
 from planner.model.bounds import NAME
 from planner.model.catalog import BUSBAR, FLOOR_KINDS, IN_RACK_KINDS, RACK, CatalogItem
 from planner.model.document import Document, natural_key, prefix_of
+from planner.model.labels import SEPARATOR, end_label
 from planner.model.objects import COLLECTIONS, Comment, Device, Link
 
 #: (collection attribute, id or catalogue key, fields concerned or None: its existence only).
@@ -84,7 +85,8 @@ class Sides:
             rack = self.find("racks", obj.rack)
             return f"{rack.name}-{obj.name}" if rack is not None else obj.name
         if isinstance(obj, Link):
-            return obj.label or f"{self.end(obj.a_device, obj.a_port)} – {self.end(obj.b_device, obj.b_port)}"
+            return obj.label or f"{self.label_end(obj.a_device, obj.a_port)}{SEPARATOR}" \
+                                f"{self.label_end(obj.b_device, obj.b_port)}"
         if isinstance(obj, Comment):
             text = " ".join(obj.text.split())
             return text if len(text) <= _COMMENT_CHARS else text[:_COMMENT_CHARS - 1] + "…"
@@ -93,6 +95,14 @@ class Sides:
     def name_of(self, attr: str, key: str) -> str:
         obj = self.find(attr, key)
         return key if obj is None else self.name(attr, obj)
+
+    def label_end(self, device_id: str, port: str) -> str:
+        """One end as a derived label names it (``planner.model.labels``)."""
+        device = self.find("devices", device_id)
+        if device is None:
+            return f"{device_id}-{port}"
+        rack = self.find("racks", device.rack)
+        return end_label(rack.name if rack is not None else device.rack, device, port)
 
     def end(self, device_id: str, port: str) -> str:
         return f"{self.name_of('devices', device_id)} {port}"

@@ -26,6 +26,7 @@ import numpy as np
 from planner.fabric.trays import ROW, Tray, capacity_mm2
 from planner.model.catalog import NODE
 from planner.model.document import id_numbers, natural_key
+from planner.model.labels import cable_label
 from planner.model.objects import RECORD_FIELDS, TIER_LEAF_SPINE, TIER_NODE_LEAF, TIERS, Link
 from planner.rules.context import Context
 from planner.rules.engine import HALL, HALL_SUBJECT, LINK, TRAY, Rule, rule
@@ -34,7 +35,8 @@ from planner.rules.finding import ERROR, WARNING, Finding
 #: Every field of a cable but what installers record on it (its state and note: no rule reads
 #: them, so marking 98k cables verified re-checks nothing).
 _CABLE_FIELDS = {f"link.{f.name}" for f in fields(Link) if f.name not in RECORD_FIELDS}
-_LINK_READS = {*_CABLE_FIELDS, "dev.type", "dev.role", "dev.rail", "dev.name", "dev.rack"}
+#: Findings name a cable by its label, derived from its ends' rack names, U and device names.
+_LINK_READS = {*_CABLE_FIELDS, "dev.type", "dev.role", "dev.rail", "dev.name", "dev.rack", "dev.u", "rack.name"}
 _ENDS = {"link.a_device", "link.a_port", "link.b_device", "link.b_port", "link.tier"}
 _FABRIC_READS = {*_ENDS, "dev.type", "dev.role", "dev.name", "dev.rack", "rack.name"}
 _FABRIC_SOURCE = "DESIGN §4: rail-optimised fat-tree rules"
@@ -107,7 +109,7 @@ def rail_leaf(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
     rail = _rails(ctx, doc.devices[node_id].type).get(port, 0)
     if leaf.role == "leaf" and leaf.rail and rail and leaf.rail != rail:
         yield r.finding(ctx, ERROR, (link_id, node_id, leaf_id),
-                        f"{link.label or link_id}: GPU {rail} ({_end_name(ctx, node_id, port)}) lands on "
+                        f"{cable_label(doc, link)}: GPU {rail} ({_end_name(ctx, node_id, port)}) lands on "
                         f"rail-{leaf.rail} leaf {leaf.name}")
 
 
@@ -138,7 +140,7 @@ def speeds_match(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
     a = doc.catalog[doc.devices[link.a_device].type].port_speed_gbps
     b = doc.catalog[doc.devices[link.b_device].type].port_speed_gbps
     if a and b and a != b:
-        yield r.finding(ctx, ERROR, (link_id,), f"{link.label or link_id}: {a:g} Gb/s port cabled to a {b:g} Gb/s port")
+        yield r.finding(ctx, ERROR, (link_id,), f"{cable_label(doc, link)}: {a:g} Gb/s port cabled to a {b:g} Gb/s port")
 
 
 def _reach_candidates(ctx: Context) -> list[str]:
@@ -171,18 +173,18 @@ def media_reach(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
     link = doc.links[link_id]
     if not link.media:
         yield r.finding(ctx, ERROR, (link_id,),
-                        f"{link.label or link_id}: no media in the catalogue reaches {link.length_m:.2f} m")
+                        f"{cable_label(doc, link)}: no media in the catalogue reaches {link.length_m:.2f} m")
         return
     media = doc.catalog.media.get(link.media)
     if media is None:
-        yield r.finding(ctx, ERROR, (link_id,), f"{link.label or link_id}: unknown media {link.media!r}")
+        yield r.finding(ctx, ERROR, (link_id,), f"{cable_label(doc, link)}: unknown media {link.media!r}")
         return
     a, b = doc.devices.get(link.a_device), doc.devices.get(link.b_device)
     s2s = link.tier != TIER_NODE_LEAF and a is not None and b is not None and bool(a.role and b.role)
     reach = media.reach_for(s2s, doc.basis.fabric_kind != "infiniband")
     if link.length_m > reach + 1e-9:
         yield r.finding(ctx, ERROR, (link_id,),
-                        f"{link.label or link_id}: {link.length_m:.2f} m exceeds {media.name} reach {reach:g} m")
+                        f"{cable_label(doc, link)}: {link.length_m:.2f} m exceeds {media.name} reach {reach:g} m")
 
 
 def _ports_sound(ctx: Context, links: list[Link], a_devices: list[str], b_devices: list[str]) -> bool:
@@ -379,7 +381,7 @@ def reachability(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
                     f"{len(cut_off)} of {nodes} GPU nodes cannot reach the rest of the fabric: {shown}{more}")
 
 
-_ROUTE_READS = {*_ENDS, "link.length_m", "link.media", "dev.rack", "dev.u", "dev.type",
+_ROUTE_READS = {*_ENDS, "link.length_m", "link.media", "link.label", "dev.rack", "dev.u", "dev.type", "dev.name",
                 "rack.x", "rack.y", "rack.rotation", "rack.row", "rack.type", "rack.name"}
 
 
@@ -435,7 +437,7 @@ def length_current(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
     now = ctx.router().length(link.a_device, link.b_device)
     if abs(now - link.length_m) <= 0.005:
         return
-    name = link.label or link.id
+    name = cable_label(doc, link)
     if link.stock_m and now > link.stock_m + 1e-9:
         yield r.finding(ctx, ERROR, (link_id,),
                         f"{name}: route now {now:.2f} m, longer than its {link.stock_m:g} m stock cable "

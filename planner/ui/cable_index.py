@@ -23,7 +23,6 @@ each cable) and natural-order keys, so none is built at open:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -33,7 +32,10 @@ import numpy as np
 
 from planner.commands.base import Change
 from planner.model.document import Document, prefix_of
+from planner.model.labels import SEPARATOR
+from planner.model.labels import end_text as end_label_text
 from planner.model.objects import CABLE_STATES, Link
+from planner.ui.cable_keys import Decimals, NaturalKeys, text_key
 
 COLUMNS = ("Label", "End A", "End B", "Tier", "Rail", "Media", "Length m", "Stock m", "State")
 LABEL, END_A, END_B, TIER, RAIL, MEDIA, LENGTH, STOCK, STATE = range(len(COLUMNS))
@@ -42,7 +44,7 @@ PLAN_ORDER = -1
 NUMERIC = frozenset({RAIL, LENGTH, STOCK})
 #: The link fields each column shows (the end columns also show rack and device fields).
 COLUMN_FIELDS: dict[int, frozenset[str]] = {
-    LABEL: frozenset({"label"}), END_A: frozenset({"a_device", "a_port"}),
+    LABEL: frozenset({"label", "a_device", "a_port", "b_device", "b_port"}), END_A: frozenset({"a_device", "a_port"}),
     END_B: frozenset({"b_device", "b_port"}), TIER: frozenset({"tier"}), RAIL: frozenset({"rail"}),
     MEDIA: frozenset({"media"}), LENGTH: frozenset({"length_m"}), STOCK: frozenset({"stock_m"}),
     STATE: frozenset({"state", "state_note"}),
@@ -56,12 +58,6 @@ STATE_CODES = {state: code for code, state in enumerate(CABLE_STATES)}
 END_FIELDS = frozenset({"name", "u", "rack"})
 #: Above this many added or changed cables a fresh index is cheaper than patching slots.
 PATCH_LIMIT = 5000
-_DIGITS = re.compile(r"\d+")
-
-
-def text_key(text: str) -> str:
-    """Natural-order key that is a plain string (numbers zero-padded), cheap to compare."""
-    return _DIGITS.sub(lambda match: match.group().zfill(8), text)
 
 
 def link_number(link_id: str) -> int:
@@ -87,30 +83,6 @@ def end_text(doc: Document, device_id: str, port: str) -> str:
         return f"{device_id} {port}"
     rack = doc.racks.get(device.rack)
     return f"{rack.name if rack else '?'} U{device.u} {device.name} {port}"
-
-
-class _Decimals(dict[float, str]):
-    """Lengths as shown ("19.83"), memoised: formatting 196k floats was half of building the
-    search texts, and a hall has a few thousand distinct lengths."""
-
-    def __missing__(self, value: float) -> str:
-        text = self[value] = f"{value:.2f}"
-        return text
-
-
-class _NaturalKeys(dict[str, str]):
-    """``text_key`` memoised per token: labels repeat their tokens (R01, U12, P1) endlessly.
-
-    ``text_key(a + "-" + b) == text_key(a) + "-" + text_key(b)`` because "-" ends a number (so
-    does " "), so a label's key is its tokens' keys joined: 68 ms for 98k labels, not 240 ms.
-    """
-
-    def __missing__(self, token: str) -> str:
-        key = self[token] = text_key(token)
-        return key
-
-    def joined(self, text: str, separator: str = "-") -> str:
-        return separator.join(map(self.__getitem__, text.split(separator)))
 
 
 @dataclass
@@ -147,9 +119,10 @@ class CableIndex:
         #: Search texts computed so far (the bulk build and every patched slot).
         self.rows_computed = 0
         self._prefix: dict[str, str] = {}
+        self._label_prefix: dict[str, str] = {}
         self._device_key: dict[str, str] = {}
-        self._natural = _NaturalKeys()
-        self._decimals = _Decimals()
+        self._natural = NaturalKeys()
+        self._decimals = Decimals()
         self._keys: dict[int, list[Any]] = {}
         self._labels: list[str] = []  # label keys while they are built in idle time
         self._orders: dict[int, np.ndarray] = {PLAN_ORDER: np.arange(len(self.ids))}
@@ -180,7 +153,7 @@ class CableIndex:
         if link is None:
             return ""
         if column == LABEL:
-            return link.label
+            return self.label(link)
         if column == END_A:
             return end_text(self.doc, link.a_device, link.a_port)
         if column == END_B:
@@ -265,6 +238,18 @@ class CableIndex:
         text = self.texts[slot] if slot < len(self.texts) else self._texts_of([slot])[0]
         return all(word in text for word in words)
 
+    def label(self, link: Link) -> str:
+        """The cable's label: typed, else derived from its ends ("R01-U01-N1-" cached per device)."""
+        if link.label:
+            return link.label
+        starts, start = self._label_prefix, self._label_start
+        return f"{starts.get(link.a_device) or start(link.a_device)}{link.a_port}{SEPARATOR}" \
+               f"{starts.get(link.b_device) or start(link.b_device)}{link.b_port}"
+
+    def _label_start(self, device_id: str) -> str:
+        text = self._label_prefix[device_id] = end_label_text(self.doc, device_id, "")
+        return text
+
     def _end_prefix(self, device_id: str) -> str:
         """Lower-case "r100 u12 n3" of a device, cached until its rack or itself changes."""
         text = self._prefix.get(device_id)
@@ -294,7 +279,7 @@ class CableIndex:
                 continue
             a = prefix.get(link.a_device) or self._end_prefix(link.a_device)
             b = prefix.get(link.b_device) or self._end_prefix(link.b_device)
-            texts.append(f"{link.label.lower()} {a} {link.a_port.lower()} {b} {link.b_port.lower()} "
+            texts.append(f"{self.label(link).lower()} {a} {link.a_port.lower()} {b} {link.b_port.lower()} "
                          f"{link.tier.lower()} {link.rail} {link.media.lower()} {decimals[link.length_m]} "
                          f"{decimals[link.stock_m]}")
         self.rows_computed += len(texts)
@@ -366,7 +351,8 @@ class CableIndex:
         natural = self._natural
         if column == LABEL:
             token = natural.__getitem__
-            return ["-".join(map(token, link.label.split("-"))) if link else "" for link in rows]
+            label = self.label
+            return ["-".join(map(token, label(link).split("-"))) if link else "" for link in rows]
         if column in (TIER, MEDIA):
             return [natural[link.tier if column == TIER else link.media] if link else "" for link in rows]
         if column == STATE:
@@ -422,6 +408,7 @@ class CableIndex:
                     ends.update(self.slot_of[i] for i in doc.link_ids_of(device.id) if i in self.slot_of)
                 columns.setdefault(END_A, set()).update(ends)
                 columns.setdefault(END_B, set()).update(ends)
+                columns.setdefault(LABEL, set()).update(ends)  # a derived label names its ends
         retext = set().union(*(slots for column, slots in columns.items() if column in SEARCHED))
         if len(added) + len(retext) > PATCH_LIMIT:
             return None
@@ -434,6 +421,7 @@ class CableIndex:
 
     def _forget_device(self, device_id: str) -> None:
         self._prefix.pop(device_id, None)
+        self._label_prefix.pop(device_id, None)
         self._device_key.pop(device_id, None)
 
     def _remove(self, slots: list[int]) -> None:

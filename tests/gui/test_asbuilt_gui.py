@@ -19,6 +19,7 @@ from planner.asbuilt.states import set_state_command
 from planner.io import dumps, loads
 from planner.layout.templates import build_template
 from planner.model.document import Document
+from planner.model.labels import cable_label
 from planner.model.objects import TIER_NODE_LEAF
 from planner.ui.asbuilt_attach import VerifyDialog, show_verification
 from planner.ui.export_dialog import ExportDialog
@@ -225,7 +226,8 @@ def test_import_tick_sheet_is_one_undo_step(window, tmp_path, monkeypatch, no_bl
     doc, session = window.session.doc, window.session
     ids = _rack_links(doc, "R01")[:3]
     sheet = tmp_path / "ticks.csv"
-    rows = [f"{doc.links[ids[0]].label},x,,", f"{doc.links[ids[1]].label},x,x,x", "NOT-A-CABLE,x,,"]
+    rows = [f"{cable_label(doc, doc.links[ids[0]])},x,,", f"{cable_label(doc, doc.links[ids[1]])},x,x,x",
+            "NOT-A-CABLE,x,,"]
     sheet.write_text("label,run,labelled,tested\n" + "\n".join(rows) + "\n")
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *_a, **_k: (str(sheet), "")))
     window.import_ticks_action.trigger()

@@ -18,6 +18,7 @@ from planner.commands.base import History
 from planner.commands.checks import Refusal
 from planner.export.schedule import COLUMNS, INSTALL_COLUMNS, write_tick_csv
 from planner.io import load
+from planner.model.labels import cable_label
 
 DATA = Path(__file__).parents[2] / "data" / "discovery"
 N1P1 = "R01-U01-N1-P1 ↔ R05-U01-L1-1/1"
@@ -63,7 +64,7 @@ def test_a_filled_sheet_moves_cables_on_in_one_undo_step(tmp_path):
     history = History(doc)
     command = tick_sheet_command(doc, _write(tmp_path / "ticks.csv", filled))
     history.push(command)
-    states = {link.label: link.state for link in doc.links.values()}
+    states = {cable_label(doc, link): link.state for link in doc.links.values()}
     assert states[N1P1] == "run"
     assert states[N2P1] == "tested"
     assert states[N1P2] == "labelled"  # the furthest tick counts, even without "run"

@@ -198,9 +198,10 @@ def _limited(limit_bytes: int):
 
 def _planner(*args: str, **kwargs) -> subprocess.CompletedProcess:
     """The installed CLI in a child process (-I: not the source tree in the working directory,
-    which lacks planner.resources in a non-editable install, as CI has it)."""
+    which lacks planner.resources in a non-editable install, as CI has it; -B: a child under a
+    file-size limit would leave truncated .pyc files behind for every later import)."""
     streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **kwargs}
-    return subprocess.run([sys.executable, "-I", "-m", "planner", *args], check=False, text=True, timeout=120,
+    return subprocess.run([sys.executable, "-I", "-B", "-m", "planner", *args], check=False, text=True, timeout=120,
                           **streams)
 
 

@@ -12,10 +12,10 @@ from pypdf import PdfReader
 
 from planner.cli import main
 from planner.export.cabling_pdf import write_cabling_pdf
-from planner.export.schedule import cable_label
 from planner.io import save
 from planner.layout.templates import build_template
 from planner.model.document import Document
+from planner.model.labels import cable_label
 
 
 def _plan() -> tuple[Document, set[str], str, str]:
@@ -51,8 +51,8 @@ def test_remaining_leaves_out_verified_cables_and_racks_with_nothing_left(tmp_pa
     left = len(doc.links) - len(verified)
     assert f"{left} of {len(doc.links)} cables not yet verified" in pages[0]
     assert "left to do" in pages[0]
-    assert not any(cable_label(doc.links[i]) in text for i in verified)
-    assert all(cable_label(link) in text for i, link in doc.links.items() if i not in verified)
+    assert not any(cable_label(doc, doc.links[i]) in text for i in verified)
+    assert all(cable_label(doc, link) in text for i, link in doc.links.items() if i not in verified)
     # R01's cables are all verified: no page; every other rack still has work
     assert "R01" not in _headings(pages) and {"R02", "R03", "R04", "R05"} <= set(_headings(pages))
     r02 = [p for p in pages if re.search(r"^Rack R02 ·", p, re.MULTILINE)]
@@ -60,7 +60,7 @@ def test_remaining_leaves_out_verified_cables_and_racks_with_nothing_left(tmp_pa
                 and "R02" in {doc.racks[doc.devices[d].rack].name for d in (link.a_device, link.b_device)})
     assert f"Rack R02 · row 1 · {count} cables left to do" in r02[0]
     assert "FAULTY: bent latch" in text  # the faulty cable says why, where the installer looks
-    assert cable_label(doc.links[labelled]) in text and cable_label(doc.links[faulty]) in text
+    assert cable_label(doc, doc.links[labelled]) in text and cable_label(doc, doc.links[faulty]) in text
 
 
 def test_without_remaining_every_cable_is_printed(tmp_path):
@@ -68,7 +68,7 @@ def test_without_remaining_every_cable_is_printed(tmp_path):
     pages = _export(tmp_path, doc)
     text = "\n".join(pages)
     assert f"{len(doc.links)} cables" in pages[0] and "left to do" not in text
-    assert all(cable_label(doc.links[i]) in text for i in verified)
+    assert all(cable_label(doc, doc.links[i]) in text for i in verified)
     assert "R01" in _headings(pages)
 
 

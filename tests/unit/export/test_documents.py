@@ -47,7 +47,8 @@ def expected_link_rows(doc) -> list[list[str]]:
         for device_id, port in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
             device = doc.devices[device_id]
             ends += [doc.racks[device.rack].name, str(device.u), device.name, port]
-        rows.append([link.label or link.id, *ends, link.tier, str(link.rail), link.media, str(link.length_m),
+        derived = " ↔ ".join(f"{r}-U{int(u):02d}-{n}-{p}" for r, u, n, p in (ends[:4], ends[4:]))
+        rows.append([link.label or derived, *ends, link.tier, str(link.rail), link.media, str(link.length_m),
                      str(link.stock_m)])
     return sorted(rows)
 

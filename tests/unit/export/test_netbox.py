@@ -23,6 +23,7 @@ from planner.io import netbox_names
 from planner.layout.templates import build_template
 from planner.model.catalog import IN_RACK_KINDS
 from planner.model.document import Document
+from planner.model.labels import cable_label
 
 #: NetBox bulk-import fields accepted by every release v4.0.0 … v4.6.0 (the ``Meta.fields`` of each
 #: form in netbox/dcim/forms/bulk_import.py, intersected over the tags), and each form's required ones.
@@ -246,7 +247,7 @@ def test_cables_carry_label_type_by_media_stock_length_and_status(pod_set, pod):
     assert {r["type"] for r in rows} <= CABLE_TYPE_SLUGS
     links = sorted(pod.links.values(), key=lambda link: int(link.id.split("-")[1]))
     for row, link in zip(rows, links, strict=True):
-        assert row["label"] == link.label
+        assert row["label"] == cable_label(pod, link)
         assert row["type"] == netbox_names.CABLE_TYPES[link.media]
         assert (float(row["length"]), row["length_unit"]) == (link.stock_m, "m")
         assert row["status"] == "planned"

@@ -19,6 +19,7 @@ from planner.fabric.graph import (
 )
 from planner.fabric.sizing import design_fabric, node_devices
 from planner.layout.templates import build_template
+from planner.model.labels import cable_label
 from planner.model.objects import TIER_LEAF_SPINE, TIER_NODE_LEAF, TIER_SPINE_CORE
 
 NODE_COUNTS = [1, 5, 8, 9, 31, 33, 96, 256, 257, 300, 4096]
@@ -39,7 +40,7 @@ def test_counts_and_ports(plan):
     ends = Counter((link.a_device, link.a_port) for link in doc.links.values())
     ends.update((link.b_device, link.b_port) for link in doc.links.values())
     assert max(ends.values()) == 1, "a port is used twice"
-    assert len({link.label for link in doc.links.values()}) == len(doc.links)
+    assert len({cable_label(doc, link) for link in doc.links.values()}) == len(doc.links)
     assert all(link.media and link.stock_m >= link.length_m > 0 for link in doc.links.values())
 
 

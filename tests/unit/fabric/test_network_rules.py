@@ -6,6 +6,7 @@ import pytest
 
 from planner.commands.base import History, RemoveObjects, SetFields
 from planner.layout.templates import build_template
+from planner.model.labels import cable_label
 from planner.rules.engine import Validator, validate
 
 
@@ -75,7 +76,7 @@ def test_n7_reach_and_incremental_update(pod):
     change = History(pod).push(SetFields({link.id: {"media": "dac", "length_m": 3.5}}))
     validator.update(change)
     messages = [f.message for f in validator.findings if f.rule == "N7"]
-    assert messages == [f"{link.label}: 3.50 m exceeds Passive copper DAC reach 3 m"]
+    assert messages == [f"{cable_label(pod, link)}: 3.50 m exceeds Passive copper DAC reach 3 m"]
 
 
 def test_n3_speed_mismatch(pod):
@@ -109,6 +110,6 @@ def test_n8_error_when_a_move_outgrows_the_stock_length(pod):
     rack_id = pod.devices[link.a_device].rack
     pod.set_fields(rack_id, {"x": pod.racks[rack_id].x - 6.0})
     found = [(f.severity, f.message) for f in validate(pod) if f.rule == "N8"]
-    assert any(severity == "error" and "longer than its" in message and message.startswith(link.label)
+    assert any(severity == "error" and "longer than its" in message and message.startswith(cable_label(pod, link))
                for severity, message in found)
 

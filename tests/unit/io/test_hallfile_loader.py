@@ -114,17 +114,36 @@ def test_both_decoders_build_the_same_document(example_doc):
 def test_migrations_run_for_an_older_file(example_doc, monkeypatch):
     text = dumps(example_doc)
     seen = []
+    current = hallfile.FORMAT_VERSION
 
-    def to_v2(data):
+    def to_next(data):
         seen.append(data["version"])
         data["meta"]["notes"] = "migrated"
         return data
 
-    monkeypatch.setattr(hallfile, "FORMAT_VERSION", 2)
-    monkeypatch.setattr(hallfile, "MIGRATIONS", {1: to_v2})
+    monkeypatch.setattr(hallfile, "FORMAT_VERSION", current + 1)
+    monkeypatch.setattr(hallfile, "MIGRATIONS", {current: to_next})
     doc = loads(text)
-    assert seen == [1] and doc.meta.notes == "migrated"
-    assert json.loads(dumps(doc))["version"] == 2
+    assert seen == [current] and doc.meta.notes == "migrated"
+    assert json.loads(dumps(doc))["version"] == current + 1
+
+
+def test_version_1_labels_equal_to_their_ends_become_derived(example_doc):
+    """Version 1 stored every label; version 2 keeps only typed ones. A label that no longer
+    matches its ends (an end moved in the file) stays, as typed, for N10 to report."""
+    data = json.loads(dumps(example_doc))
+    data["version"] = 1
+    racks = {r["id"]: r["name"] for r in data["racks"]}
+    devices = {d["id"]: d for d in data["devices"]}
+    first, second = data["links"][:2]
+    for link in (first, second):
+        a, b = devices[link["a_device"]], devices[link["b_device"]]
+        link["label"] = (f"{racks[a['rack']]}-U{a['u']:02d}-{a['name']}-{link['a_port']} ↔ "
+                         f"{racks[b['rack']]}-U{b['u']:02d}-{b['name']}-{link['b_port']}")
+    stale = second["label"] = second["label"].removesuffix(second["b_port"]) + "32/2"  # written before a move
+    doc = hallfile._document(hallfile._decode_checked(json.dumps(data)))
+    assert doc.links[first["id"]].label == ""
+    assert doc.links[second["id"]].label == stale
 
 
 def test_ids_in_other_decimal_digits_load_as_they_always_have(example_data):

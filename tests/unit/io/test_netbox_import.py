@@ -19,6 +19,7 @@ from planner.io.netbox_layout import MAX_ROW_RACKS
 from planner.layout.templates import build_template
 from planner.model.catalog import NODE, RACK_PDU, SWITCH
 from planner.model.document import Document
+from planner.model.labels import cable_label
 from planner.rules.engine import validate
 from planner.rules.finding import ERROR
 
@@ -34,7 +35,7 @@ def devices_of(doc: Document) -> list[tuple]:
 
 def cables_of(doc: Document) -> list[tuple]:
     host = {d.id: doc.hostname(d) for d in doc.devices.values()}
-    return sorted((host[link.a_device], link.a_port, host[link.b_device], link.b_port, link.label, link.media,
+    return sorted((host[link.a_device], link.a_port, host[link.b_device], link.b_port, cable_label(doc, link), link.media,
                    link.stock_m, link.tier, link.rail, link.state) for link in doc.links.values())
 
 

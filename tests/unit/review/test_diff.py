@@ -21,6 +21,7 @@ from planner.commands.edits import (
 from planner.io import dumps, loads
 from planner.layout.templates import build_template
 from planner.model.catalog import CatalogItem
+from planner.model.labels import cable_label
 from planner.model.objects import Comment
 from planner.review.diff import diff_plans
 from planner.review.text import change_lines
@@ -153,36 +154,38 @@ def test_move_device_to_another_rack(pair):
 
 def test_rewire_one_end(pair):
     old, new = pair
-    links = sorted(new.links.values(), key=lambda link: link.label)
+    links = sorted(new.links.values(), key=lambda link: cable_label(new, link))
     link = links[0]
     spare = "32/2"
     SetFields({link.id: {"b_port": spare}}).apply(new)
+    label = cable_label(new, link)
+    assert label.endswith(f"-{spare}")  # the derived label follows the moved end
     diff = objects_only(old, new)
     leaf = new.hostname(new.devices[link.b_device])
     node = new.hostname(new.devices[link.a_device])
     old_port = old.links[link.id].b_port
-    assert diff.cables["rewired"] == [{"id": link.id, "label": link.label,
+    assert diff.cables["rewired"] == [{"id": link.id, "label": label,
                                        "from": {"a": f"{node} {link.a_port}", "b": f"{leaf} {old_port}"},
                                        "to": {"a": f"{node} {link.a_port}", "b": f"{leaf} {spare}"}}]
     assert not diff.cables["changed"]
-    assert change_lines(diff)[1] == (f"  rewired {link.label}: {node} {link.a_port} → {leaf} {old_port} "
+    assert change_lines(diff)[1] == (f"  rewired {label}: {node} {link.a_port} → {leaf} {old_port} "
                                      f"now → {leaf} {spare}")
 
 
 def test_cable_media_length_and_state_are_changes(pair):
     old, new = pair
-    link = min(new.links.values(), key=lambda link: link.label)
+    link = min(new.links.values(), key=lambda link: cable_label(new, link))
     before = old.links[link.id]
     SetFields({link.id: {"media": "dr4", "length_m": 12.0, "stock_m": 15.0}}).apply(new)
     set_state_command(new, [link.id], "faulty", "bent at the tray").apply(new)
     diff = objects_only(old, new)
-    assert diff.cables["changed"] == [{"id": link.id, "label": link.label, "fields": {
+    assert diff.cables["changed"] == [{"id": link.id, "label": cable_label(new, link), "fields": {
         "media": {"old": before.media, "new": "dr4"}, "length_m": {"old": before.length_m, "new": 12.0},
         "stock_m": {"old": before.stock_m, "new": 15.0}, "state": {"old": "planned", "new": "faulty"},
         "state_note": {"old": "", "new": "bent at the tray"}}}]
     assert not diff.cables["rewired"]
     line = change_lines(diff)[1]
-    assert line.startswith(f"  changed {link.label}: media {before.media} → dr4; length ")
+    assert line.startswith(f"  changed {cable_label(new, link)}: media {before.media} → dr4; length ")
     assert "stock length" in line and "state planned → faulty" in line
 
 

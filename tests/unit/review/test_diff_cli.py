@@ -13,6 +13,7 @@ from planner.commands.base import SetFields
 from planner.commands.edits import move_objects
 from planner.io import dumps, load, loads
 from planner.layout.templates import build_template
+from planner.model.labels import cable_label
 
 
 def planner(*args: str, cwd=None) -> subprocess.CompletedProcess:
@@ -28,13 +29,13 @@ def files(tmp_path_factory):
     new = loads(dumps(old))
     r03 = next(r for r in new.racks.values() if r.name == "R03")
     r02 = next(r for r in new.racks.values() if r.name == "R02")
-    link = min(new.links.values(), key=lambda link: link.label)
+    link = min(new.links.values(), key=lambda link: cable_label(new, link))
     move_objects(new, [r03.id], 0.6, 0.0).apply(new)
     SetFields({r02.id: {"name": "R02b"}, link.id: {"b_port": "32/2"}}).apply(new)
     (folder / "old.hall").write_text(dumps(old))
     (folder / "new.hall").write_text(dumps(new))
     (folder / "garbage.hall").write_text('{"format": "hall", "version": ')
-    return folder, link.label
+    return folder, cable_label(new, link)
 
 
 def test_same_plans_exit_0(files):

@@ -34,6 +34,7 @@ from planner.commands.edits import (
 from planner.io import dumps, loads
 from planner.layout.templates import build_template
 from planner.model.catalog import CatalogItem
+from planner.model.labels import cable_label
 from planner.model.objects import COLLECTIONS, Link
 from planner.review.merge import DELETED, merge_plans
 
@@ -168,7 +169,7 @@ def test_a_cable_rewired_on_both_sides_is_a_conflict_per_end(base_text):
     port_a, port_b, port_c = (doc.links[i].b_port for i in (a, b, c))
     result, _ours, theirs = merge(base_text, [swap_leaf_ports(a, b)], [swap_leaf_ports(a, c)])
     field, twice = result.conflicts
-    assert (field.id, field.field, field.name) == (a, "end B", doc.links[a].label)
+    assert (field.id, field.field, field.name) == (a, "end B", cable_label(result.doc, result.doc.links[a]))
     assert field.ours["b_port"] == port_b and field.theirs == {"b_device": theirs.links[a].b_device, "b_port": port_c}
     assert (twice.id, twice.field, twice.theirs["b_port"], twice.ours["b_port"]) == (c, "ends", port_a, port_c)
     assert twice.reason.startswith("2 cables on port ") and "kept ours' a_device, a_port, b_device, b_port" in twice.kept

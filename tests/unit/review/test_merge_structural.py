@@ -8,6 +8,7 @@ error that neither side had."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
@@ -18,6 +19,7 @@ from planner.commands.edits import assign, delete_objects, move_device, place_de
 from planner.io import dumps, loads
 from planner.layout.templates import build_template
 from planner.model.catalog import CatalogItem
+from planner.model.labels import cable_label
 from planner.model.objects import COLLECTIONS, Link
 from planner.review.merge import merge_plans
 
@@ -33,7 +35,11 @@ def base_text() -> str:
     return dumps(doc)
 
 
-FREE_LEAF, FREE_PORT = "dev-65", "1/1"  # link-1's leaf end
+@pytest.fixture(scope="module")
+def free_end() -> tuple[str, str]:
+    """link-1's leaf end: the leaf and the port the base leaves free."""
+    link = build_template("hall", 64).links["link-1"]
+    return link.b_device, link.b_port
 
 
 def fresh(doc, prefix: str, k: int = 1) -> str:
@@ -65,9 +71,9 @@ def merge(base_text, ours_edits: list[Edit], theirs_edits: list[Edit]):
     return result, ours, theirs
 
 
-def test_two_cables_rewired_onto_one_free_port(base_text):
+def test_two_cables_rewired_onto_one_free_port(base_text, free_end):
     doc = loads(base_text)
-    leaf, port = FREE_LEAF, FREE_PORT
+    leaf, port = free_end
     first, second = (link.id for link in doc.links_of(leaf)[:2])
     result, _ours, _theirs = merge(base_text, [lambda d: SetFields({first: {"b_port": port}})],
                                    [lambda d: SetFields({second: {"b_port": port}})])
@@ -79,14 +85,14 @@ def test_two_cables_rewired_onto_one_free_port(base_text):
     assert result.doc.links[second].b_port == doc.links[second].b_port  # back on its port, as ours has it
 
 
-def test_new_cables_from_both_sides_on_one_free_port(base_text):
+def test_new_cables_from_both_sides_on_one_free_port(base_text, free_end):
     """Both sides put the same storage node in R12 (the same new object: kept once) and cable one
     of its ports to the free leaf port: the cables clash in id (theirs renumbered) and in port
     (theirs left out)."""
     def cabled_storage(port: str, note: str) -> list[Edit]:
         return [lambda d: place_device(d, "storage-flash-2u", rack(d, "R12").id, 44),
                 lambda d: AddObjects([Link(id=d.new_id("link"), a_device=device(d, "R12", "ST1").id, a_port=port,
-                                           b_device=FREE_LEAF, b_port=FREE_PORT, label=note)])]
+                                           b_device=free_end[0], b_port=free_end[1], label=note)])]
     result, _ours, _theirs = merge(base_text, cabled_storage("1", "ours"), cabled_storage("2", "theirs"))
     base = loads(base_text)
     mine, theirs = fresh(base, "link"), fresh(base, "link", 2)
@@ -137,7 +143,7 @@ def test_a_cable_rewired_to_a_device_the_other_side_deleted(base_text):
         [lambda d: delete_objects(d, [on_n1.id]), lambda d: SetFields({on_n2.id: {"a_device": n1.id}})])
     (conflict,) = result.conflicts
     assert (conflict.id, conflict.field) == (on_n2.id, "end A")
-    assert conflict.reason == f"{on_n2.label} ends on R12-N1, which ours deleted"
+    assert conflict.reason == f"{cable_label(doc, replace(on_n2, a_device=n1.id))} ends on R12-N1, which ours deleted"
     assert result.doc.links[on_n2.id].a_device == n2.id and n1.id not in result.doc.devices
 
 
@@ -155,7 +161,7 @@ def test_a_cable_rewired_to_a_port_the_device_no_longer_has(base_text):
         [lambda d: delete_objects(d, [on_n1.id]), lambda d: SetFields({on_n2.id: {"a_device": n1.id}})])
     (conflict,) = result.conflicts
     assert (conflict.id, conflict.field) == (on_n2.id, "ends")
-    assert conflict.reason == f"{on_n2.label} ends on port P1, which R12-N1 (storage-flash-2u) does not have"
+    assert conflict.reason == f"{cable_label(doc, replace(on_n2, a_device=n1.id))} ends on port P1, which R12-N1 (storage-flash-2u) does not have"
     assert result.doc.links[on_n2.id].a_device == n2.id
 
 
