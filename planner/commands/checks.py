@@ -36,7 +36,7 @@ from planner.model.bounds import (
     field_problem,
     limits,
 )
-from planner.model.catalog import ALL_KINDS
+from planner.model.catalog import ALL_KINDS, PROTOCOLS
 from planner.model.objects import CABLE_STATES, COLLECTIONS, COMMENT_STATUSES, ROTATIONS, SIDES
 from planner.model.typed import decode_type, schema_error
 
@@ -141,6 +141,8 @@ def check_catalog_item(item: Any, builtin: Iterable[str] = ()) -> None:
         raise Refusal(f"kind: {item.kind!r} is not one of {', '.join(ALL_KINDS)}")
     if item.key in set(builtin):
         raise Refusal(f"key: {item.key!r} is a built-in type")
+    if item.protocol not in ("", *PROTOCOLS):
+        raise Refusal(f"protocol: {item.protocol!r} is not one of {', '.join(PROTOCOLS)}")
     for name, value in vars(item).items():
         problem = value_problem("CatalogItem", name, value)
         if problem:

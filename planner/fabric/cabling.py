@@ -5,8 +5,11 @@ Switches are numbered within their role: leaf ``su·R + rail``, spine ``pod·P +
 ``spine_down`` ports face the leaves. Node *n* (in fabric order) sits at position ``n mod
 down`` of SU ``n div down`` and its GPU *i* port lands on that SU's rail-*i* leaf at the port
 of its position. Leaf uplinks go in equal blocks to each spine of its pod; spine *j* of every
-pod sends equal blocks to each core of group *j*. ``fabric_links`` yields plain tuples so the
-generator can turn 100k of them into ``Link`` objects quickly.
+pod sends as many links up as come up to it (from port ``spine_down`` on), in equal blocks to
+each core of group *j* it reaches (all of them, but in a partly built last pod, whose spines
+carry fewer links: ``FabricDesign.reached_cores``). Pod *p* takes core ports from
+``p · links_per_spine_core`` on. ``fabric_links`` yields plain tuples so the generator can turn
+100k of them into ``Link`` objects quickly.
 """
 
 from __future__ import annotations
@@ -84,10 +87,11 @@ def fabric_links(design: FabricDesign) -> Iterator[PortLink]:
                            in_pod * per_spine + j % per_spine)
     if design.tiers < 3:
         return
-    per_core = design.links_per_spine_core
+    per_pod = design.links_per_spine_core
     for spine in range(design.spines):
         pod, j = divmod(spine, design.spines_per_pod)
-        for t in range(design.spine_up):
+        per_core = design.pod_links_per_core(pod)
+        for t in range(design.pod_spine_up(pod)):
             core = j * design.cores_per_group + t // per_core
             yield PortLink(TIER_SPINE_CORE, 0, SPINE, spine, design.spine_down + t, CORE, core,
-                           pod * per_core + t % per_core)
+                           pod * per_pod + t % per_core)

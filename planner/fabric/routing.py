@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from planner.commands.base import Command, SetFields
 from planner.fabric.media import NO_MEDIA, MediaChoice, choose_media, media_order
-from planner.model.catalog import SWITCH
+from planner.model.catalog import INFINIBAND, SWITCH
 from planner.model.document import Document
 from planner.model.geometry import RACK_UNIT_M
 from planner.model.objects import TIER_NODE_LEAF, Link, Point, Rack
@@ -102,17 +102,21 @@ class Router:
 
     ``racks`` and ``devices`` override or extend the document's (used by the fabric generator
     before its command is applied). Without them the router reads the document's devices as
-    they are, and ``refresh`` brings it up to date after racks move or change.
+    they are, and ``refresh`` brings it up to date after racks move or change. Media reaches
+    follow ``fabric_kind`` (default the design basis's; the generator passes its switch's
+    protocol, which its command writes into the basis).
     """
 
-    def __init__(self, doc: Document, racks: Iterable[Rack] = (), devices: Iterable = ()) -> None:
+    def __init__(self, doc: Document, racks: Iterable[Rack] = (), devices: Iterable = (),
+                 fabric_kind: str | None = None) -> None:
         self.doc = doc
         basis = doc.basis
         self.slack_fraction = basis.cable_slack_fraction
         self.slack_min = basis.cable_slack_min_m
         self.tray = basis.tray_height_m
-        self.ethernet = basis.fabric_kind != "infiniband"
+        self.ethernet = (fabric_kind or basis.fabric_kind) != INFINIBAND
         self.media = media_order(doc.catalog.media)
+        self._choices: dict[tuple[float, bool], MediaChoice] = {}
         all_racks = dict(doc.racks)
         all_racks.update({r.id: r for r in racks})
         extra = {d.id: d for d in devices}
@@ -378,7 +382,13 @@ class Router:
         return run_m + max(run_m * self.slack_fraction, self.slack_min)
 
     def choose(self, length_m: float, switch_to_switch: bool) -> MediaChoice:
-        return choose_media(self.media, length_m, switch_to_switch, self.ethernet)
+        """The media and stock length for a routed length, memoised: a hall's cables share a few
+        thousand lengths (regenerating 98k cables chose media 98k times)."""
+        key = (length_m, switch_to_switch)
+        choice = self._choices.get(key)
+        if choice is None:
+            choice = self._choices[key] = choose_media(self.media, length_m, switch_to_switch, self.ethernet)
+        return choice
 
     def length(self, a_device: str, b_device: str) -> float:
         """The cable length to order for this route: run plus slack, rounded up to the centimetre.

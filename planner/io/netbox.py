@@ -51,8 +51,17 @@ from planner.io.netbox_names import (
 )
 from planner.model.basis import DesignBasis
 from planner.model.bounds import field_problem
-from planner.model.catalog import BUSBAR, NODE, SWITCH, Catalog, builtin_catalog
+from planner.model.catalog import (
+    BUSBAR,
+    ETHERNET,
+    INFINIBAND,
+    NODE,
+    SWITCH,
+    Catalog,
+    builtin_catalog,
+)
 from planner.model.document import Document, natural_key
+from planner.model.labels import derived_label
 from planner.model.objects import (
     TIER_LEAF_SPINE,
     TIER_NODE_LEAF,
@@ -132,7 +141,10 @@ class _Reader:
             _check(item, f"{self.folder / 'device-types'}: {item.name}", tuple(f.name for f in fields(item)))
         rows = rows_by_name(list(racks.values()), locations)
         doc_basis = DesignBasis()
-        doc_basis.fabric_kind = "ethernet" if ethernet else "infiniband"
+        doc_basis.fabric_kind = ETHERNET if ethernet else INFINIBAND
+        for item in self.catalog.custom_items():  # a NetBox type does not say; its interfaces did
+            if item.kind == SWITCH and not item.protocol:
+                item.protocol = doc_basis.fabric_kind
         far_x, far_y = place_rows(self.catalog, doc_basis, rows)
         fed: dict[str, list[Rack]] = defaultdict(list)
         for rack in racks.values():
@@ -143,6 +155,9 @@ class _Reader:
             hang_busbar(self.catalog, busbar, fed[busbar.id])
         doc = Document.from_collections({"racks": racks.values(), "devices": devices, "links": links,
                                          "busbars": busbars}, self.catalog)
+        for link in links:  # the export writes derived labels out: they come back derived
+            if link.label == derived_label(doc, link):
+                link.label = ""
         doc.basis = doc_basis
         doc.outline = hall_outline(far_x, far_y)
         doc.add(Zone(id="zone-1", name="Floor", polygon=list(doc.outline)))

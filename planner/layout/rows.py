@@ -21,7 +21,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from planner.fabric.placement import device_power_w, rack_pdus, three_phase_w
+from planner.fabric.placement import (
+    busbar_limit_w,
+    device_power_w,
+    rack_load_w,
+    rack_pdus,
+)
 from planner.model.catalog import RACK_PDU, ROW_CDU
 from planner.model.document import Document
 from planner.model.objects import BusbarRun, Device, Door, FloorUnit, HandOff, Rack, Zone
@@ -139,22 +144,12 @@ def lay_rows(doc: Document, plan: RowPlan, site: Site) -> list[str]:
     return rows
 
 
-def tapoff_limit_w(doc: Document, bus_type: str) -> float:
-    """Power one tap-off carries within the derating and the warning margin."""
-    basis = doc.basis
-    return three_phase_w(doc, doc.catalog[bus_type].tapoff_rating_a * basis.derating * basis.power_warn_fraction)
-
-
-def _rack_power_w(doc: Document, rack_id: str) -> float:
-    return sum(device_power_w(doc, d.type) for d in doc.devices_in(rack_id))
-
-
 def _add_pdus(doc: Document, rack: Rack) -> None:
     """PDUs for a rack that has none yet (the fabric generator gave its network racks theirs:
     two more would repeat their names, and hostnames must be unique)."""
     if any(doc.catalog[d.type].kind == RACK_PDU for d in doc.devices_in(rack.id)):
         return
-    for device in rack_pdus(doc, rack.id, _rack_power_w(doc, rack.id)):
+    for device in rack_pdus(doc, rack.id, rack_load_w(doc, rack.id)):
         doc.add(device)
 
 
@@ -230,14 +225,11 @@ def _add_cdus(doc: Document, racks: list[Rack], number: int) -> int:
 
 
 def _add_busbars(doc: Document, racks: list[Rack], plan: RowPlan, number: int) -> int:
-    basis = doc.basis
-    item = doc.catalog[plan.bus_type]
-    limit_w = (math.sqrt(3) * basis.voltage_v * basis.power_factor * item.rating_a * basis.derating
-               * basis.power_warn_fraction)
+    limit_w = busbar_limit_w(doc, plan.bus_type)
     sections: list[list[Rack]] = [[]]
     load = 0.0
     for rack in racks:
-        power = _rack_power_w(doc, rack.id)
+        power = rack_load_w(doc, rack.id)
         if sections[-1] and load + power > limit_w:
             sections.append([])
             load = 0.0

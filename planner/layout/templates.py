@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import math
 
-from planner.fabric.generate import generate_fabric, relabel
-from planner.fabric.placement import device_power_w, pdu_type, pdus_per_side
+from planner.fabric.generate import generate_fabric
+from planner.fabric.placement import device_power_w, pdu_type, pdus_per_side, tapoff_limit_w
 from planner.fabric.routing import recompute_lengths
 from planner.fabric.sizing import FabricDesign, FabricError, default_switch, design_fabric
 from planner.layout.rows import (
@@ -33,10 +33,9 @@ from planner.layout.rows import (
     finish_rows,
     lay_rows,
     pods_of,
-    tapoff_limit_w,
 )
 from planner.layout.tray_sizing import size_tray_levels
-from planner.model.catalog import NODE, RACK, RACK_CDU, STORAGE, SWITCH
+from planner.model.catalog import NODE, RACK, RACK_CDU, STORAGE, SWITCH, switch_protocol
 from planner.model.document import Document
 from planner.model.objects import Device
 
@@ -100,8 +99,12 @@ def busbar_type(doc: Document) -> str:
 
 def build_template(name: str, nodes: int | None = None, node_type: str | None = None,
                    switch_type: str | None = None, rack_kw: float | None = None,
-                   site: Site | None = None) -> Document:
-    """A complete plan: layout, fabric, cabling and routed lengths."""
+                   site: Site | None = None, oversubscription: float | None = None) -> Document:
+    """A complete plan: layout, fabric, cabling and routed lengths.
+
+    ``oversubscription`` (default the design basis's, 1:1) becomes the plan's design-basis
+    ratio and the fabric is sized for it; the switch's protocol becomes its fabric kind (the
+    media reaches and the NetBox types follow it)."""
     if name not in TEMPLATES:
         raise TemplateError(f"unknown template {name!r} (choose {', '.join(TEMPLATES)})")
     site = site or Site()
@@ -111,6 +114,9 @@ def build_template(name: str, nodes: int | None = None, node_type: str | None = 
         raise TemplateError(f"the {name} template takes 1 to {MAX_NODES[name]:,} nodes, not {count:,}")
     node_key = _pick(doc, node_type, NODE, DEFAULT_NODE, "GPU node")
     switch_key = _pick(doc, switch_type, SWITCH, default_switch(doc), "switch")
+    doc.basis.fabric_kind = switch_protocol(doc.catalog[switch_key])
+    if oversubscription is not None:
+        doc.basis.oversubscription = oversubscription
     kw = DEFAULT_RACK_KW[name] if rack_kw is None else rack_kw
     rack_key = _rack_type(doc)
     bus_key = busbar_type(doc)
@@ -171,7 +177,6 @@ def _name_racks_in_order(doc: Document) -> None:
     ordered = sorted(doc.racks.values(), key=lambda r: (int(r.row), r.x))
     for number, rack in enumerate(ordered, start=1):
         doc.set_fields(rack.id, {"name": f"R{number:02d}"})
-    relabel(doc)
 
 
 def _check_starter(doc: Document, node_key: str, switch_key: str, rack_key: str, count: int,

@@ -212,6 +212,7 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
         "port_face": WORD,
         "hca_names": (WORD, Items(0, 1_024, "names", "one HCA per rail port")),
         "lldp_naming": WORD,
+        "protocol": WORD,
         "manufacturer": NAME,
     },
     "MediaType": {

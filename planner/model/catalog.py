@@ -31,6 +31,13 @@ ALL_KINDS = (RACK, NODE, SWITCH, STORAGE, RACK_PDU, RACK_CDU, ROW_CDU, CABINET, 
 #: "" = not given, read as the rear (``planner.export.install.DEFAULT_PORT_FACE`` says why).
 PORT_FACES = ("front", "rear", "")
 
+#: Fabric protocols a switch speaks (``CatalogItem.protocol``); the design basis's ``fabric_kind``
+#: names one of them, and the media reaches follow it (DESIGN §5 Cables: DR4 100 m InfiniBand,
+#: 500 m Ethernet).
+INFINIBAND = "infiniband"
+ETHERNET = "ethernet"
+PROTOCOLS = (INFINIBAND, ETHERNET)
+
 #: Palette groups (DESIGN §2 issue 2): the group each kind is shown under.
 PALETTE_GROUPS = {
     RACK: "Racks",
@@ -99,6 +106,10 @@ class CatalogItem:
     #: Switches: how the network OS names interfaces in LLDP output ("sonic", "cumulus"); "" =
     #: the plan's own port names. ``planner.io.discovery`` holds the schemes.
     lldp_naming: str = ""
+    #: Switches: the protocol it speaks, "infiniband" or "ethernet" (``PROTOCOLS``). A custom
+    #: switch saved before the field existed loads with its plan's fabric kind
+    #: (``planner.io.migrations``); "" on a switch made in code reads as InfiniBand (``switch_protocol``).
+    protocol: str = ""
     #: Who makes it, as NetBox and the devicetype-library name the manufacturer ("" = generic).
     manufacturer: str = ""
     custom: bool = False
@@ -122,6 +133,12 @@ class CatalogItem:
                 for lane in range(1, self.ports_per_cage + 1)
             ]
         return [str(cage) for cage in range(1, self.port_cages + 1)]
+
+
+def switch_protocol(item: CatalogItem) -> str:
+    """The protocol a switch type speaks: its catalogue entry's, InfiniBand when not given (the
+    design basis's default fabric kind)."""
+    return item.protocol or INFINIBAND
 
 
 @dataclass

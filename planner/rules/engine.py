@@ -76,6 +76,8 @@ RULE_MODULES: list[str] = [
     "planner.rules.network",
     "planner.rules.references",
     "planner.rules.hostnames",
+    "planner.rules.protocol",
+    "planner.rules.labels",
 ]
 
 Check = Callable[[Context, str, "Rule"], Iterable[Finding]]

@@ -28,7 +28,9 @@ from planner.model.bounds import NAME
 from planner.model.catalog import (
     BUSBAR,
     CABINET,
+    ETHERNET,
     IN_RACK_KINDS,
+    INFINIBAND,
     NODE,
     RACK,
     RACK_CDU,
@@ -50,6 +52,7 @@ _POWERED = (*IN_RACK_KINDS, ROW_CDU)
 _PORTED = (NODE, SWITCH, STORAGE)
 _COOLING = (RACK_CDU, ROW_CDU)
 _ELECTRICAL = (RACK_PDU, CABINET, BUSBAR)
+PROTOCOL_LABELS = {INFINIBAND: "InfiniBand", ETHERNET: "Ethernet (RoCEv2)"}
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,13 @@ class CustomTypeDialog(QDialog):
             self.boxes[spec.name] = box
             self.form.addRow(spec.label, box)
         self.boxes["ports_per_cage"].setValue(1)
+        # a switch states its protocol: the plan's fabric kind and media reaches follow it
+        self.protocol = QComboBox()
+        for protocol, label in PROTOCOL_LABELS.items():
+            self.protocol.addItem(label, protocol)
+        self.protocol.setCurrentIndex(self.protocol.findData(
+            ETHERNET if doc.basis.fabric_kind == ETHERNET else INFINIBAND))
+        self.form.addRow("Protocol", self.protocol)
         self.form.addRow("Source of figures", self.source)
         self.kind.currentIndexChanged.connect(self._show_fields)
         buttons = ok_cancel(self)
@@ -142,6 +152,7 @@ class CustomTypeDialog(QDialog):
         kind = self.kind.currentData()
         for spec in FIELDS:
             self.form.setRowVisible(self.boxes[spec.name], kind in spec.kinds)
+        self.form.setRowVisible(self.protocol, kind == SWITCH)
         self.adjustSize()
 
     # ------------------------------------------------------------------ result
@@ -178,7 +189,8 @@ class CustomTypeDialog(QDialog):
         while key in self.doc.catalog:
             key = f"custom-{slug(name)}-{number}"
             number += 1
-        return CatalogItem(key=key, kind=kind, name=name, source=source, custom=True, **values)
+        protocol = self.protocol.currentData() if kind == SWITCH else ""
+        return CatalogItem(key=key, kind=kind, name=name, source=source, custom=True, protocol=protocol, **values)
 
     def accept(self) -> None:
         try:
