@@ -1,8 +1,11 @@
 """Generate a plan's fabric: size it, place the switches, cable every port, route every cable.
 
-``generate_fabric`` returns one Compound (old fabric links removed, switches reused or placed,
-racks added or moved aside, links added with routed lengths, media and labels) and changes
+``generate_fabric`` returns one Compound (switches reused or placed, racks added or moved aside,
+the fabric's cables reconciled with the plan's, with routed lengths and media) and changes
 nothing itself, so the GUI pushes it as one undo step and the templates apply it directly.
+Cables keep their identity (``reconcile``): one whose two ends the new fabric also joins is kept
+whole (id, typed label, state, note), so regenerating an unchanged plan changes nothing and
+adding nodes adds only their cables; the command's ``cables`` says what it does in numbers.
 Switches of the chosen type already in the plan are reused before new ones are placed: a
 switch keeps the slot whose role and name it has (regenerating changes nothing), the others
 fill the remaining slots in rack and U order, so hand-placed switches keep their places.
@@ -22,22 +25,19 @@ from planner.commands.base import (
     SetFields,
 )
 from planner.fabric.cabling import CORE, LEAF, NODE, SPINE, SwitchSlot, fabric_links, switch_slots
-from planner.fabric.placement import device_power_w, place_switches, rack_pdus, row_key
+from planner.fabric.placement import place_switches, row_key
+from planner.fabric.reconcile import CablePlan, reconcile
 from planner.fabric.routing import Router
 from planner.fabric.sizing import FabricDesign, FabricError, design_fabric, node_devices, rails_of
-from planner.model.catalog import SWITCH
+from planner.model.catalog import SWITCH, switch_protocol
 from planner.model.document import Document, natural_key
 from planner.model.objects import TIERS, Device, Link
 
 _STEMS = {LEAF: "L", SPINE: "S", CORE: "C"}
 
 
-def _label(rack_name: str, device: Device, port: str) -> str:
-    return f"{rack_name}-U{device.u:02d}-{device.name}-{port}"
-
-
 def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1.0,
-                    placement: str = "middle", rack_power_w: float | None = None) -> Command:
+                    placement: str = "middle", rack_power_w: float | None = None) -> FabricGeneration:
     """The command that gives the plan a complete, cabled, routed rail-optimised fabric.
 
     ``rack_power_w`` caps the switch power per network rack (default: the rack rating less
@@ -53,9 +53,8 @@ def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1
     slots = switch_slots(design)
 
     fabric_devices = {d.id for d in nodes} | {d.id for d in doc.devices.values() if d.role}
-    old_links = sorted({link.id for link in doc.links.values()
-                        if link.tier in TIERS or link.a_device in fabric_devices
-                        or link.b_device in fabric_devices}, key=natural_key)
+    old_links = {link.id for link in doc.links.values()
+                 if link.tier in TIERS or link.a_device in fabric_devices or link.b_device in fabric_devices}
     assigned, spare = _reuse(doc, switch_type, slots)
     to_place = [position for position in range(len(slots)) if position not in assigned]
 
@@ -63,7 +62,7 @@ def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1
     where = place_switches(doc, switch_type, homes, placement, rack_power_w)
     placed = dict(zip(to_place, where.slots))
 
-    updates: dict[str, dict[str, Any]] = {rid: dict(v) for rid, v in where.moves.items()}
+    updates: dict[str, dict[str, Any]] = {oid: dict(v) for oid, v in {**where.moves, **where.shifts}.items()}
     devices: dict[tuple[str, int], Device] = {}
     new_devices: list[Device] = []
     for position, slot in enumerate(slots):
@@ -91,37 +90,51 @@ def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1
         taken.add(fields.get("name", device.name))
         if fields:
             updates[device.id] = fields
-    for slot, node in zip(design.node_slots(), nodes):
+    for slot, node in _node_slots(doc, design, nodes, switch_type).items():
         devices[(NODE, slot)] = node
 
-    each_w = device_power_w(doc, switch_type)
-    for rack in where.new_racks:  # a new network rack needs its way in for power (P4)
-        switches = sum(1 for d in new_devices if d.rack == rack.id)
-        new_devices.extend(rack_pdus(doc, rack.id, switches * each_w))
+    new_devices.extend(where.pdus)  # new and fuller network racks need their way in for power (P4)
 
     moved_racks = [replace(doc.racks[rack_id], **values) for rack_id, values in where.moves.items()]
-    router = Router(doc, racks=[*where.new_racks, *moved_racks], devices=devices.values())
-    rack_names = {r.id: r.name for r in doc.racks.values()}
-    rack_names.update({r.id: r.name for r in where.new_racks})
-    links = _links(doc, design, devices, router, rack_names, item.port_names(),
+    protocol = switch_protocol(item)
+    router = Router(doc, racks=[*where.new_racks, *moved_racks], devices=devices.values(), fabric_kind=protocol)
+    links = _links(design, devices, router, item.port_names(),
                    doc.catalog[nodes[0].type].port_names())
 
+    cables = reconcile(doc, links, old_links)
     children: list[Command] = []
-    if old_links:
-        children.append(RemoveObjects(old_links, text="Remove old fabric links"))
+    if cables.removed:
+        children.append(RemoveObjects(cables.removed, text="Remove old fabric links"))
     if updates:
         children.append(SetFields(updates, text="Assign fabric switches"))
     if where.new_racks or new_devices:
         children.append(AddObjects([*where.new_racks, *new_devices], text="Place switches"))
-    children.append(AddObjects(links, text="Cable fabric"))
+    children.extend(c for c in (cables.update_command(), cables.add_command()) if c is not None)
     counts = design.counts()["switches"]
-    text = f"Generate fabric ({counts['leaf']} leaf, {counts['spine']} spine, {counts['core']} core; {len(links)} cables"
+    text = (f"Generate fabric ({counts['leaf']} leaf, {counts['spine']} spine, {counts['core']} core; "
+            f"{len(links)} cables: {cables.summary()}")
     if oversubscription != doc.basis.oversubscription:
         # N5 checks the cabled leaves against the design basis: the ratio built is the ratio allowed.
         children.insert(0, SetAttributes("basis", {"oversubscription": oversubscription},
                                          text="Set the design-basis oversubscription"))
         text += f"; oversubscription {oversubscription:g}:1"
-    return Compound(children, text=f"{text})")
+    if protocol != doc.basis.fabric_kind:  # media reaches (N7) and NetBox types follow the switches built
+        children.insert(0, SetAttributes("basis", {"fabric_kind": protocol}, text="Set the design-basis fabric kind"))
+    return FabricGeneration(children, text=f"{text})", cables=cables)
+
+
+class FabricGeneration(Compound):
+    """The generation as one undo step, with what it does to the existing cables (``cables``:
+    kept, rewired, removed, added) for the dialog and the CLI to show before applying."""
+
+    def __init__(self, children: list[Command], text: str, cables: CablePlan) -> None:
+        super().__init__(children, text=text)
+        self.cables = cables
+
+    @property
+    def changes_nothing(self) -> bool:
+        """Regenerating an unchanged plan: no switch, rack, cable or basis value to change."""
+        return not self.children
 
 
 def _names_by_rack(doc: Document, fabric: list[Device], retired: set[str]) -> dict[str, set[str]]:
@@ -132,6 +145,42 @@ def _names_by_rack(doc: Document, fabric: list[Device], retired: set[str]) -> di
     for device in [*fabric, *(d for d in doc.devices.values() if d.id not in placed and d.id not in retired)]:
         names.setdefault(device.rack, set()).add(device.name)
     return names
+
+
+def _node_slots(doc: Document, design: FabricDesign, nodes: list[Device], switch_type: str) -> dict[int, Device]:
+    """The leaf slot of each node: the one its cables hold now, where the new design has it (so
+    regenerating keeps every cable and added nodes take free slots), else the next free slot of
+    the design's own order (``node_slots``), then any free slot."""
+    rails = design.rails
+    width = design.down if design.tiers > 1 else design.ports // max(rails, 1)
+    capacity = design.sus * width if design.tiers > 1 else width
+    port_index = {name: i for i, name in enumerate(doc.catalog[switch_type].port_names())}
+    taken: dict[int, Device] = {}
+    rest: list[Device] = []
+    for node in nodes:
+        held = set()
+        for link in doc.links_of(node.id):
+            leaf = doc.devices.get(link.b_device if link.a_device == node.id else link.a_device)
+            port = link.b_port if link.a_device == node.id else link.a_port
+            if leaf is None or leaf.role != LEAF or leaf.type != switch_type or port not in port_index:
+                continue
+            index = port_index[port]
+            if design.tiers == 1:
+                held.add(index // rails)
+            elif index < width:
+                held.add((leaf.su - 1) * width + index)
+        slot = held.pop() if len(held) == 1 else None
+        if slot is not None and 0 <= slot < capacity and slot not in taken:
+            taken[slot] = node
+        else:
+            rest.append(node)
+    ordered = design.node_slots()
+    listed = set(ordered)
+    free = iter([s for s in ordered if s not in taken] +
+                [s for s in range(capacity) if s not in taken and s not in listed])
+    for node in rest:
+        taken[next(free)] = node
+    return dict(sorted(taken.items()))
 
 
 def _switch_name(slot: SwitchSlot) -> str:
@@ -158,14 +207,6 @@ def _reuse(doc: Document, switch_type: str, slots: list[SwitchSlot]) -> tuple[di
                 break
             assigned[position] = device
     return assigned, list(rest)
-
-
-def relabel(doc: Document) -> None:
-    """Rewrite every link label from its ends (after racks were renamed), in place."""
-    for link in list(doc.links.values()):
-        a, b = doc.devices[link.a_device], doc.devices[link.b_device]
-        doc.set_fields(link.id, {"label": f"{_label(doc.racks[a.rack].name, a, link.a_port)} ↔ "
-                                          f"{_label(doc.racks[b.rack].name, b, link.b_port)}"})
 
 
 def _home_rows(doc: Document, design: FabricDesign, nodes: list[Device], slots: list) -> list[str]:
@@ -196,13 +237,12 @@ def _home_rows(doc: Document, design: FabricDesign, nodes: list[Device], slots: 
     return homes
 
 
-def _links(doc: Document, design: FabricDesign, devices: dict[tuple[str, int], Device], router: Router,
-           rack_names: dict[str, str], switch_ports: list[str], node_ports: list[str]) -> list[Link]:
+def _links(design: FabricDesign, devices: dict[tuple[str, int], Device], router: Router,
+           switch_ports: list[str], node_ports: list[str]) -> list[Link]:
     """Every cable of the design as a Link. Nodes sit at their leaf slots (``node_slots``), so the
     cabling runs over the full SUs' slots and skips the slots no node fills."""
     links = []
     ports = {NODE: node_ports, LEAF: switch_ports, SPINE: switch_ports, CORE: switch_ports}
-    number = int(doc.new_id("link").split("-")[1])
     slotted = replace(design, nodes=design.sus * design.down) if design.tiers > 1 else design
     for spec in fabric_links(slotted):
         a = devices.get((spec.a_role, spec.a_index))
@@ -212,10 +252,7 @@ def _links(doc: Document, design: FabricDesign, devices: dict[tuple[str, int], D
         a_port, b_port = ports[spec.a_role][spec.a_port], ports[spec.b_role][spec.b_port]
         result = router.route(a.id, b.id, spec.tier)
         links.append(Link(
-            id=f"link-{number}", a_device=a.id, a_port=a_port, b_device=b.id, b_port=b_port,
+            id=f"new-{len(links) + 1}", a_device=a.id, a_port=a_port, b_device=b.id, b_port=b_port,
             tier=spec.tier, rail=spec.rail, media=result.media, length_m=result.length_m,
-            stock_m=result.stock_m,
-            label=f"{_label(rack_names[a.rack], a, a_port)} ↔ {_label(rack_names[b.rack], b, b_port)}",
-        ))
-        number += 1
+            stock_m=result.stock_m))
     return links

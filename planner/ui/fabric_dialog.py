@@ -20,13 +20,15 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QLabel,
+    QMessageBox,
     QVBoxLayout,
     QWidget,
 )
 
-from planner.commands.base import Command
 from planner.commands.edits import Refusal
 from planner.fabric import FabricError, generate_fabric
+from planner.fabric.generate import FabricGeneration
+from planner.fabric.reconcile import CablePlan
 from planner.fabric.sizing import default_switch, design_fabric, node_devices, rails_of
 from planner.model.catalog import SWITCH
 from planner.ui.busy import busy
@@ -93,9 +95,10 @@ class GenerateFabricDialog(QDialog):
         self.summary.setText(
             f"{counts['nodes']} nodes, {counts['gpus']} GPUs → {counts['tiers']} tier(s): "
             f"{switches['leaf']} leaf, {switches['spine']} spine, {switches['core']} core switches; "
-            f"{sum(links.values()):,} cables. Existing fabric cables are replaced.{basis}")
+            f"{sum(links.values()):,} cables. Cables whose two ends stay the same are kept with their id, "
+            f"label and state; you see what changes before it is applied.{basis}")
 
-    def command(self) -> Command:
+    def command(self) -> FabricGeneration:
         """The generate command for the current choices (raises FabricError / Refusal)."""
         return generate_fabric(self.session.doc, self.switch.currentData(), self.oversubscription.value(),
                                self.placement.currentData())
@@ -104,8 +107,32 @@ class GenerateFabricDialog(QDialog):
         try:
             with busy(self, "Generating the fabric, cabling and routing…"):
                 command = self.command()
-                self.session.push(command)
         except (FabricError, Refusal) as exc:
             self.error.setText(str(exc))
             return
+        cables = command.cables
+        if command.changes_nothing:
+            self.error.setText(f"Nothing to change: the plan already has this fabric ({cables.summary()}).")
+            return
+        if self.session.doc.links and not self.confirm(cables):
+            return
+        with busy(self, "Applying the fabric…"):
+            self.session.push(command)
         super().accept()
+
+    def confirm(self, cables: CablePlan) -> bool:
+        """Ask before a generation that changes existing cables: the numbers, and a warning when
+        cables already run, tested or verified would be removed or rewired (then No is the default)."""
+        box = QMessageBox(self)
+        box.setWindowTitle("Generate fabric")
+        box.setText(f"Cables: {cables.summary()}.")
+        risky = cables.refusal()
+        if risky:
+            box.setIcon(QMessageBox.Icon.Warning)
+            box.setInformativeText(f"{risky}. Their installation state is lost. Apply anyway?")
+        else:
+            box.setIcon(QMessageBox.Icon.Question)
+            box.setInformativeText("Apply the generated fabric? (One undo step.)")
+        box.setStandardButtons(QMessageBox.StandardButton.Apply | QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel if risky else QMessageBox.StandardButton.Apply)
+        return box.exec() == QMessageBox.StandardButton.Apply

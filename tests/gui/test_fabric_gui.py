@@ -79,6 +79,43 @@ def test_generate_refusal_stays_in_dialog(qtbot):
     assert session.undo_stack.count() == 0
 
 
+def test_regenerating_an_unchanged_plan_says_so_and_changes_nothing(qtbot, pod_text):
+    session = DocumentSession(loads(pod_text))
+    dialog = GenerateFabricDialog(session)
+    qtbot.addWidget(dialog)
+    dialog.confirm = lambda cables: pytest.fail("nothing to confirm")
+    dialog.accept()
+    assert dialog.error.text() == "Nothing to change: the plan already has this fabric (kept 352, rewired 0, " \
+                                  "removed 0, added 0)."
+    assert session.undo_stack.count() == 0 and not session.doc.is_modified if hasattr(session.doc, "is_modified") \
+        else session.undo_stack.count() == 0
+
+
+def test_a_generation_that_undoes_installed_work_asks_first(qtbot, pod_text):
+    """Another switch type re-plugs the node cables and drops the switch-to-switch ones: with
+    cables verified, the dialog shows the numbers and applies only when the user says so."""
+    doc = loads(pod_text)
+    for link_id in doc.links:
+        doc.set_fields(link_id, {"state": "verified"})
+    session = DocumentSession(doc)
+    dialog = GenerateFabricDialog(session)
+    qtbot.addWidget(dialog)
+    dialog.switch.setCurrentIndex(dialog.switch.findData("sw-64x800g-2u-eth"))
+    asked = []
+    dialog.confirm = lambda cables: asked.append((cables.summary(), cables.refusal())) and False
+    dialog.accept()
+    assert session.undo_stack.count() == 0 and {l.state for l in doc.links.values()} == {"verified"}
+    ((summary, risk),) = asked
+    assert summary == "kept 0, rewired 96 (96 past planned), removed 256 (256 verified), added 0"
+    assert risk.startswith("352 cable(s) already past planned would be removed or rewired")
+    dialog.confirm = lambda cables: True
+    dialog.accept()
+    assert session.undo_stack.count() == 1 and len(doc.links) == 96
+    assert {l.state for l in doc.links.values()} == {"planned"}
+    session.undo_stack.undo()
+    assert len(doc.links) == 352 and {l.state for l in doc.links.values()} == {"verified"}
+
+
 def test_cable_list_sort_filter_and_select_highlights_route(qtbot, pod_text):
     session = DocumentSession(loads(pod_text))
     win = MainWindow(session)

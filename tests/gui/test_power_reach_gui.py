@@ -51,7 +51,10 @@ def test_generate_fabric_sets_the_basis_oversubscription_in_one_step(qtbot):
     qtbot.addWidget(dialog)
     dialog.oversubscription.setValue(2.0)
     assert "oversubscription changes from 1:1 to 2:1" in dialog.summary.text()
+    asked = []
+    dialog.confirm = lambda cables: asked.append(cables.summary()) or True
     dialog.accept()
+    assert len(asked) == 1 and asked[0].startswith("kept ")
     assert session.doc.basis.oversubscription == 2.0
     assert session.undo_stack.count() == 1
     assert not [f for f in validate(session.doc) if f.rule == "N5"]

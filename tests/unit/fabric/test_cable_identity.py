@@ -1,0 +1,137 @@
+"""A hall is kept, not regenerated (issue 18): cables keep id, typed label, state and note
+through every regeneration; only cables whose ends differ are removed or added."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+from planner.commands.base import History, SetFields
+from planner.fabric import generate_fabric
+from planner.fabric.sizing import default_switch, node_devices
+from planner.io import dumps, loads, save
+from planner.layout.templates import build_template
+from planner.model.document import Document
+from planner.review.diff import diff_plans
+
+STATES = ("run", "labelled", "tested", "verified", "faulty")
+
+
+def _mark(doc: Document) -> dict[str, tuple]:
+    """Give the cables states, notes and some typed labels; return every cable as it stands."""
+    for n, link_id in enumerate(list(doc.links)):
+        values = {"state": STATES[n % len(STATES)]}
+        if n % 97 == 0:
+            values["state_note"] = f"note {n}"
+        if n % 101 == 0:
+            values["label"] = f"C-{n:05d}"  # a site's own numbering
+        doc.set_fields(link_id, values)
+    return _cables(doc)
+
+
+def _cables(doc: Document) -> dict[str, tuple]:
+    return {i: (l.a_device, l.a_port, l.b_device, l.b_port, l.label, l.state, l.state_note, l.media, l.length_m,
+                l.stock_m) for i, l in doc.links.items()}
+
+
+def _add_nodes(doc: Document, count: int) -> list[str]:
+    """``count`` more nodes in new racks beside the last rack of the last row, like its racks."""
+    nodes = node_devices(doc)
+    template_rack = doc.racks[nodes[-1].rack]
+    filling = [d for d in nodes if d.rack == template_rack.id]
+    last = max((r for r in doc.racks.values() if r.row == template_rack.row), key=lambda r: r.x)
+    added: list[str] = []
+    step = 0
+    while len(added) < count:
+        step += 1
+        rack = replace(template_rack, id=doc.new_id("rack"), name=f"X{step:02d}", x=last.x + 0.6 * step)
+        doc.add(rack)
+        for node in filling[:count - len(added)]:
+            device = replace(node, id=doc.new_id("dev"), rack=rack.id, hostname="")
+            doc.add(device)
+            added.append(device.id)
+    return added
+
+
+@pytest.mark.parametrize(("template", "nodes"), [("pod", 32), ("hall", 1024), ("hall", 4096)])
+def test_regenerating_an_unchanged_plan_changes_nothing(template, nodes):
+    doc = build_template(template, nodes)
+    before = _mark(doc)
+    old = loads(dumps(doc))
+    command = generate_fabric(doc, default_switch(doc))
+    assert command.changes_nothing, command.cables.summary()
+    assert command.cables.summary() == f"kept {len(before):,}, rewired 0, removed 0, added 0"
+    History(doc).push(command)
+    assert _cables(doc) == before
+    assert diff_plans(old, doc, consequences=False).is_empty
+
+
+@pytest.mark.parametrize(("template", "nodes", "more"), [("pod", 16, 16), ("hall", 1000, 24)])
+def test_adding_nodes_adds_only_their_cables(template, nodes, more):
+    """A partly filled SU has its leaves and uplinks built whole: the new nodes land on free leaf
+    ports, and every existing cable keeps its id, ends and state."""
+    doc = build_template(template, nodes)
+    before = _mark(doc)
+    new_nodes = set(_add_nodes(doc, more))
+    command = generate_fabric(doc, default_switch(doc))
+    rails = 8
+    assert command.cables.summary() == f"kept {len(before):,}, rewired 0, removed 0, added {more * rails:,}"
+    History(doc).push(command)
+    after = _cables(doc)
+    assert {i: after[i] for i in before} == before
+    added = set(after) - set(before)
+    assert len(added) == more * rails
+    assert all(doc.links[i].a_device in new_nodes and doc.links[i].state == "planned" for i in added)
+
+
+def test_a_cable_on_the_wrong_port_is_rewired_keeping_its_id_and_typed_label():
+    doc = build_template("pod", 16)
+    link = next(l for l in doc.links.values() if l.tier == "node-leaf")
+    leaf = doc.devices[link.b_device]
+    spare = next(p for p in doc.catalog[leaf.type].port_names()
+                 if not any(l.b_port == p or l.a_port == p for l in doc.links_of(leaf.id)))
+    History(doc).push(SetFields({link.id: {"b_port": spare, "state": "verified", "label": "SITE-7"}}))
+    command = generate_fabric(doc, default_switch(doc))
+    plan = command.cables
+    assert (plan.kept, plan.rewired, plan.removed, len(plan.added)) == (len(doc.links) - 1, [link.id], [], 0)
+    assert plan.at_risk == [link.id] and "1 past planned" in plan.summary()
+    History(doc).push(command)
+    back = doc.links[link.id]
+    assert (back.b_port, back.label, back.state) != (spare, "SITE-7", "verified")
+    assert back.label == "SITE-7" and back.state == "planned" and back.b_port != spare
+
+
+def _planner(*args: str, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "planner", *args], capture_output=True, text=True, cwd=cwd,
+                          check=False)
+
+
+def test_cli_regenerate_keeps_states_and_removing_verified_cables_needs_force(tmp_path):
+    doc = build_template("pod", 12)
+    for link_id in doc.links:
+        doc.set_fields(link_id, {"state": "verified"})
+    save(doc, tmp_path / "v.hall")
+    result = _planner("fabric", "v.hall", "-o", "r.hall", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0] == f"cables: kept {len(doc.links):,}, rewired 0, removed 0, added 0"
+    ids = {l["id"]: l["state"] for l in json.loads((tmp_path / "v.hall").read_text())["links"]}
+    assert {l["id"]: l["state"] for l in json.loads((tmp_path / "r.hall").read_text())["links"]} == ids
+    assert _planner("diff", "v.hall", "r.hall", cwd=tmp_path).returncode == 0
+
+    # another switch type: the node cables move to the new leaf (rewired: their node end stays),
+    # the switch-to-switch cables of the old switches go
+    refused = _planner("fabric", "v.hall", "--switch", "sw-64x800g-2u-eth", "-o", "out.hall", cwd=tmp_path)
+    assert refused.returncode == 1 and not (tmp_path / "out.hall").exists()
+    total, gpus = len(doc.links), 12 * 8
+    assert f"rewired {gpus} ({gpus} past planned), removed {total - gpus} ({total - gpus} verified)" in refused.stdout
+    assert f"{total:,} cable(s) already past planned would be removed or rewired" in refused.stderr
+    assert "--force" in refused.stderr
+    forced = _planner("fabric", "v.hall", "--switch", "sw-64x800g-2u-eth", "-o", "out.hall", "--force",
+                      cwd=tmp_path)
+    assert forced.returncode == 0, forced.stderr
+    states = {l["state"] for l in json.loads((tmp_path / "out.hall").read_text())["links"]}
+    assert states == {"planned"}
