@@ -16,7 +16,9 @@ when its cable, devices or racks change.
 
 Installation state (issue 13): a State column, a state filter (a mask over the index's state
 codes, combined with the words' mask) and "Set state" on the selected rows — read as row ranges,
-so a select-all of 98k rows is one slice — pushed as one ``set_state_command``.
+so a select-all of 98k rows is one slice — pushed as one ``set_state_command``. Cabling by hand
+(issue 18): rewire an end of the selected cable, delete the selected cables (Delete). The edits
+of the selected rows are in ``planner.ui.cable_actions``.
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QPersistentModelIndex,
-    QPoint,
     Qt,
     QTimer,
     Signal,
@@ -41,21 +42,17 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
     QHeaderView,
-    QInputDialog,
     QLabel,
     QLineEdit,
-    QMenu,
-    QPushButton,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
-from planner.asbuilt.states import set_state_command
 from planner.commands.base import Change
-from planner.commands.checks import Refusal
 from planner.fabric.routing import route
 from planner.model.objects import CABLE_STATES
+from planner.ui.cable_actions import CableActions
 from planner.ui.cable_index import COLUMNS, NUMERIC, PLAN_ORDER, STATE, CableIndex, Update
 from planner.ui.session import DocumentSession
 
@@ -76,17 +73,12 @@ _SIGNAL_LIMIT = 32
 _BULK = 2000
 #: Search texts (or label keys) built per idle tick before the first filter or sort (~5 ms).
 _CHUNK = 4096
-FAULTY = "faulty"
 #: The state filter's choices: (text, the states shown; empty is every state).
 STATE_FILTERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("All states", ()),
     ("Not verified", tuple(s for s in CABLE_STATES if s != "verified")),
     *((state.capitalize(), (state,)) for state in CABLE_STATES),
 )
-
-
-def _cables(count: int) -> str:
-    return f"{count:,} cable{'s' if count != 1 else ''}"
 
 
 class CableTableModel(QAbstractTableModel):
@@ -362,14 +354,6 @@ class CableDock(QDockWidget):
         for text, states in STATE_FILTERS:
             self.state_filter.addItem(text, states)
         self.state_filter.currentIndexChanged.connect(self._state_filter_changed)
-        self.state_menu = QMenu("Set state", self)
-        for state in CABLE_STATES:
-            action = self.state_menu.addAction(f"{state.capitalize()}{'…' if state == FAULTY else ''}")
-            action.setObjectName(f"state-{state}")
-            action.triggered.connect(lambda _checked=False, s=state: self.set_state(s))
-        self.state_button = QPushButton("Set state")
-        self.state_button.setToolTip("Mark the selected cables (one undo step); faulty asks for a note")
-        self.state_button.setMenu(self.state_menu)
         self.count = QLabel()
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -378,7 +362,9 @@ class CableDock(QDockWidget):
         self.table.setSelectionBehavior(QTableView.SelectRows)
         self.table.setSelectionMode(QTableView.ExtendedSelection)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.table.customContextMenuRequested.connect(self._context_menu)
+        self.actions = CableActions(self)  # set state, rewire, delete: menus, buttons, Delete key
+        self.state_menu, self.state_button = self.actions.state_menu, self.actions.state_button
+        self.table.customContextMenuRequested.connect(self.actions.context_menu)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setWordWrap(False)
@@ -390,7 +376,10 @@ class CableDock(QDockWidget):
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.filter)
+        top = QHBoxLayout()  # the edit button beside the filter: the bottom row sets the dock's width
+        top.addWidget(self.filter, 1)
+        top.addWidget(self.actions.edit_button)
+        layout.addLayout(top)
         layout.addWidget(self.table)
         bottom = QHBoxLayout()  # under the table: the filter box keeps the dock's whole width
         bottom.addWidget(self.count, 1)
@@ -438,33 +427,8 @@ class CableDock(QDockWidget):
         return list(dict.fromkeys(ids[slot] for slot in self.model.slots_of_rows(ranges).tolist()))  # type: ignore[misc]
 
     def set_state(self, state: str, note: str | None = None) -> None:
-        """Mark the selected cables ``state`` as one undo step; faulty asks for a note (unless
-        ``note`` is given), and cancelling that question changes nothing."""
-        ids = self.selected_links()
-        if not ids:
-            self.status_message.emit("Select the cables to mark first")
-            return
-        if state == FAULTY and note is None:
-            note, ok = QInputDialog.getText(self, "Faulty cables",
-                                            f"What is wrong with {_cables(len(ids))}? (kept as the cable's note)")
-            if not ok:
-                return
-            note = note.strip()
-        try:
-            command = set_state_command(self.session.doc, ids, state, note)
-        except Refusal as exc:
-            self.status_message.emit(str(exc))
-            return
-        self.session.push(command)
-        self.status_message.emit(f"Marked {_cables(len(ids))} {state}")
-
-    def _context_menu(self, pos: QPoint) -> None:
-        """The state menu at the pointer; a click outside the selection selects that row first."""
-        index = self.table.indexAt(pos)
-        if index.isValid() and not self.table.selectionModel().isRowSelected(index.row(), _ROOT):
-            self.table.setCurrentIndex(index)
-        if self.table.selectionModel().hasSelection():
-            self.state_menu.popup(self.table.viewport().mapToGlobal(pos))
+        """Mark the selected cables ``state`` as one undo step (``CableActions.set_state``)."""
+        self.actions.set_state(state, note)
 
     def select_link(self, link_id: str) -> None:
         """Select a link's row (clearing the filter if it hides it)."""

@@ -3,8 +3,14 @@
 Drag a device up or down to another U (one ``move_device`` command on release, refused with a
 status message when it does not fit); drop a type from the palette onto a U to mount it there
 (``place_device``). Like every view it draws from the model and refreshes from ``changed``, but
-only for edits of the rack shown (its name, type or devices): moving racks around the plan, or
-editing any of the other 11k devices of a large hall, leaves it alone.
+only for edits of the rack shown (its name, type, devices or their cables): moving racks around
+the plan, or editing any of the other 11k devices of a large hall, leaves it alone.
+
+Cabling by hand (issue 18, ``planner.ui.elevation_ports``): each device shows its ports; click
+one to pick it, then Enter (or right-click ▸ Connect…) opens the port picker for the far end; on
+a cabled port Enter rewires this end and Delete deletes the cable; Esc drops the pick. The pick
+stays while another rack is shown, so Ctrl+click on a port of a device there (or right-click ▸
+Connect … to …) opens the picker with that device and port chosen.
 """
 
 from __future__ import annotations
@@ -12,22 +18,34 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
+    QContextMenuEvent,
     QDragEnterEvent,
     QDragMoveEvent,
     QDropEvent,
     QFontMetrics,
+    QKeyEvent,
     QMouseEvent,
     QPainter,
     QPaintEvent,
     QPen,
 )
-from PySide6.QtWidgets import QDockWidget, QScrollArea, QWidget
+from PySide6.QtWidgets import QDockWidget, QMenu, QScrollArea, QWidget
 
 from planner.commands import Change, Refusal
 from planner.commands.edits import move_device, place_device
+from planner.fabric.hand_commands import cabled_ports, end_words
 from planner.model.catalog import IN_RACK_KINDS, NODE, RACK_CDU, RACK_PDU, STORAGE, SWITCH
 from planner.model.document import Document, prefix_of
 from planner.model.objects import Device
+from planner.ui.elevation_ports import (
+    End,
+    paint_ports,
+    port_cells,
+    port_menu,
+    port_tooltip,
+    strip_left,
+)
+from planner.ui.hand_cabling import HandCabling
 from planner.ui.session import DocumentSession
 
 MIME_TYPE = "application/x-hallplanner-type"
@@ -60,6 +78,15 @@ class ElevationWidget(QWidget):
         self._drag: tuple[str, int] | None = None  # device id, grab offset in U
         self._ghost: tuple[int, int] | None = None  # bottom U, height U
         self._ghost_ok = True
+        #: The cables of the devices shown, to recognise edits of their ports.
+        self.link_ids: set[str] = set()
+        #: The port picked for cabling (kept while other racks are shown), and the open menu.
+        self.picked: End | None = None
+        self.menu: QMenu | None = None
+        self.cabling = HandCabling(session, self)
+        self.cabling.status_message.connect(self.status_message)
+        self.cabling.cabled.connect(lambda _link_id: self.pick(None))
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # a click on a port gives it the keys
 
     @property
     def doc(self) -> Document:
@@ -68,6 +95,11 @@ class ElevationWidget(QWidget):
     def set_rack(self, rack_id: str | None) -> None:
         self.rack_id = rack_id if rack_id in self.doc.racks else None
         self.device_ids = {d.id for d in self.doc.devices_in(self.rack_id)} if self.rack_id else set()
+        self.link_ids = {i for d in self.device_ids for i in self.doc.link_ids_of(d)}
+        picked = self.picked
+        if picked is not None and (picked[0] not in self.doc.devices
+                                   or picked[1] not in self.doc.item_type(self.doc.devices[picked[0]]).port_names()):
+            self.picked = None  # its device went (deleted, undone) or changed type
         self._drag = self._ghost = None
         self.updateGeometry()
         self.adjustSize()
@@ -124,6 +156,76 @@ class ElevationWidget(QWidget):
                 return device
         return None
 
+    def port_cells(self, device: Device) -> dict[str, QRectF]:
+        """Cell of each port marker of a device shown (empty for 0U devices and when none fit)."""
+        item = self.doc.catalog[device.type]
+        if not item.height_u or not item.port_count:
+            return {}
+        return port_cells(self.u_rect(device.u, item.height_u).adjusted(2, 1, -2, -1), item)
+
+    def port_at(self, point: QPointF) -> End | None:
+        """(device id, port) of the port marker under a point."""
+        device = self.device_at(point)
+        if device is None:
+            return None
+        port = next((p for p, cell in self.port_cells(device).items() if cell.contains(point)), None)
+        return (device.id, port) if port is not None else None
+
+    # --------------------------------------------------------------- cabling
+    def pick(self, end: End | None) -> None:
+        """Pick a port for cabling (None: drop the pick) and say what can be done with it."""
+        self.picked = end
+        self.update()
+        if end is None:
+            return
+        taken = end[1] in cabled_ports(self.doc, end[0])
+        self.status_message.emit(f"{end_words(self.doc, *end)} picked: "
+                                 + ("Enter rewires this end, Delete deletes the cable" if taken else
+                                    "Enter to connect it, or Ctrl+click a port of another device"))
+
+    def act_on_picked(self) -> None:
+        """Enter: connect the picked free port (the picker opens), or rewire the picked cabled end."""
+        if self.picked is None or self.picked[0] not in self.doc.devices:
+            self.status_message.emit("Click a port of a device first")
+            return
+        link_id = cabled_ports(self.doc, self.picked[0]).get(self.picked[1])
+        if link_id is None:
+            self.cabling.connect_from(*self.picked)
+            return
+        link = self.doc.links[link_id]
+        self.cabling.rewire(link_id, "a" if (link.a_device, link.a_port) == self.picked else "b")
+
+    def delete_picked(self) -> None:
+        link_id = cabled_ports(self.doc, self.picked[0]).get(self.picked[1]) \
+            if self.picked is not None and self.picked[0] in self.doc.devices else None
+        if link_id is None:
+            self.status_message.emit("No cable on the picked port to delete")
+            return
+        self.cabling.delete([link_id])
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Enter: connect or rewire the picked port; Delete: delete its cable; Esc: drop the pick."""
+        key = event.key()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.picked is not None:
+            self.act_on_picked()
+        elif key == Qt.Key.Key_Delete and self.picked is not None:
+            self.delete_picked()
+        elif key == Qt.Key.Key_Escape and self.picked is not None:
+            self.pick(None)
+        else:
+            super().keyPressEvent(event)
+            return
+        event.accept()
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        device = self.device_at(QPointF(event.pos()))
+        if device is None:
+            return
+        end = self.port_at(QPointF(event.pos()))
+        self.menu = port_menu(self.doc, self.cabling, device.id, end[1] if end else None, self.picked)
+        self.menu.popup(event.globalPos())
+        event.accept()
+
     # ---------------------------------------------------------------- paint
     def paintEvent(self, _event: QPaintEvent) -> None:
         painter = QPainter(self)
@@ -145,6 +247,12 @@ class ElevationWidget(QWidget):
         painter.drawText(QRectF(LEFT, 4, BAY_WIDTH + CHANNEL_WIDTH, TOP - 8), Qt.AlignmentFlag.AlignLeft,
                          f"{rack.name} — front, {total}U")
         bold.setBold(False)
+        if self.picked is not None and self.picked[0] not in self.device_ids and self.picked[0] in doc.devices:
+            painter.setFont(bold)
+            painter.setPen(QColor("#1f5fbf"))  # the pick made in another rack, waiting for its far end
+            painter.drawText(QRectF(LEFT, 4, BAY_WIDTH + CHANNEL_WIDTH, TOP - 8), Qt.AlignmentFlag.AlignRight,
+                             f"from {end_words(doc, *self.picked)}")
+            painter.setPen(text_colour)
         small = bold
         small.setPointSizeF(max(6.5, bold.pointSizeF() * 0.8))
         painter.setFont(small)
@@ -192,8 +300,12 @@ class ElevationWidget(QWidget):
                                                                                   int(rect.height())))
                 painter.restore()
             else:
+                cells = self.port_cells(device)
+                width = strip_left(cells, rect) - rect.left() - 10
                 painter.drawText(rect.adjusted(6, 0, -4, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                                 metrics.elidedText(label, Qt.TextElideMode.ElideRight, int(rect.width()) - 10))
+                                 metrics.elidedText(label, Qt.TextElideMode.ElideRight, int(width)))
+                if cells:
+                    paint_ports(painter, doc, device.id, cells, self.picked)
         if self._ghost is not None:
             u, height = self._ghost
             colour = QColor("#2e7d32") if self._ghost_ok else QColor("#c62828")
@@ -207,6 +319,18 @@ class ElevationWidget(QWidget):
         if event.button() != Qt.MouseButton.LeftButton or device is None:
             super().mousePressEvent(event)
             return
+        end = self.port_at(event.position())
+        if end is not None:  # a port: pick it (no drag), or Ctrl: connect the pick to it
+            picked = self.picked
+            self.session.select({device.id})
+            if event.modifiers() & Qt.KeyboardModifier.ControlModifier and picked is not None \
+                    and picked[0] != device.id and picked[0] in self.doc.devices:
+                free = end[1] not in cabled_ports(self.doc, device.id)
+                self.cabling.connect_from(*picked, to_device=device.id, to_port=end[1] if free else None)
+            else:
+                self.pick(end)
+            event.accept()
+            return
         self.session.select({device.id})
         if self.doc.catalog[device.type].height_u:
             self._drag = (device.id, self.u_at(event.position().y()) - device.u)
@@ -214,8 +338,8 @@ class ElevationWidget(QWidget):
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if self._drag is None:
-            device = self.device_at(event.position())
-            self.setToolTip(self._tooltip(device) if device else "")
+            device, end = self.device_at(event.position()), self.port_at(event.position())
+            self.setToolTip(port_tooltip(self.doc, *end) if end else self._tooltip(device) if device else "")
             return
         device = self.doc.devices.get(self._drag[0])
         if device is None:
@@ -347,7 +471,13 @@ class ElevationDock(QDockWidget):
         or a device that is, or was, in it."""
         if rack_id in change.added or change.modified.get(rack_id, set()) & SHOWN_RACK_FIELDS:
             return True
-        devices = self.session.doc.devices
-        return any(prefix_of(i) == "dev" and (i in self.elevation.device_ids
-                                              or (i in devices and devices[i].rack == rack_id))
-                   for i in change.touched)
+        doc = self.session.doc
+        devices, links, shown, cabled = doc.devices, doc.links, self.elevation.device_ids, self.elevation.link_ids
+        for i in change.touched:
+            prefix = prefix_of(i)
+            if prefix == "dev" and (i in shown or (i in devices and devices[i].rack == rack_id)):
+                return True
+            if prefix == "link" and (i in cabled or (i in links and (links[i].a_device in shown
+                                                                     or links[i].b_device in shown))):
+                return True  # a port of the rack was cabled, rewired or freed
+        return False

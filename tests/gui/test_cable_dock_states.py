@@ -117,13 +117,14 @@ def test_right_click_outside_the_selection_selects_that_row_and_opens_the_menu(d
     viewport = dock.table.viewport()
     point = dock.table.visualRect(dock.model.index(1, 0)).center()  # inside the selection: kept
     QApplication.sendEvent(viewport, QContextMenuEvent(QContextMenuEvent.Mouse, point, viewport.mapToGlobal(point)))
-    assert dock.selected_links() == _rows(dock)[:3] and dock.state_menu.isVisible()
-    dock.state_menu.close()
+    assert dock.selected_links() == _rows(dock)[:3] and dock.actions.row_menu.isVisible()
+    assert dock.state_menu.menuAction() in dock.actions.row_menu.actions()  # Set state ▸ in the row menu
+    dock.actions.row_menu.close()
     point = dock.table.visualRect(dock.model.index(4, 0)).center()
     QApplication.sendEvent(viewport, QContextMenuEvent(QContextMenuEvent.Mouse, point, viewport.mapToGlobal(point)))
     assert dock.selected_links() == [_rows(dock)[4]]
-    assert dock.state_menu.isVisible()
-    dock.state_menu.close()
+    assert dock.actions.row_menu.isVisible()
+    dock.actions.row_menu.close()
 
 
 def test_state_filter_shows_the_chosen_states_and_follows_edits(dock, qtbot):
