@@ -36,6 +36,7 @@ SUBCOMMANDS: list[str] = [
     "planner.cli.diff",
     "planner.cli.merge",
     "planner.cli.comments",
+    "planner.cli.cables",
 ]
 DEBUG_FLAG = "--debug"
 
