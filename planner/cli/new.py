@@ -1,9 +1,10 @@
 """`planner new --template {starter,pod,hall} [--nodes N] [--node TYPE] [--switch TYPE]
 [--rack-kw KW] -o FILE`: write a complete plan (layout, fabric, cabling, lengths).
 
-`planner new --from-dxf FILE.dxf [--outline-layer L] [--column-layer L] [--units mm|m|in|ft] -o FILE`:
-start a plan from an architect's drawing: the hall outline, its columns and one whole-floor zone
-(default rating), the drawing itself under the plan as a locked underlay, and the layers found
+`planner new --from-dxf FILE.dxf [--outline-layer L] [--column-layer L] [--zone-layer L]
+[--door-layer L] [--units mm|m|in|ft] -o FILE`: start a plan from an architect's drawing: the hall
+outline, its columns, the zones of the zone layer (default ratings; without one, one whole-floor
+zone at the default rating) and the doors of the door layer, the drawing itself under the plan as a locked underlay, and the layers found
 and what was taken from each on standard output. The outline's north-west corner becomes the
 plan's origin (plans and their tables count from there; the underlay's transform keeps the
 architect's coordinates). How layers and units are chosen: ``planner.io.dxf``. A drawing that
@@ -49,7 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                    "outline and columns).")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--template", choices=TEMPLATES)
-    source.add_argument("--from-dxf", metavar="FILE.dxf", help="take the hall outline and columns from this DXF")
+    source.add_argument("--from-dxf", metavar="FILE.dxf", help="take the hall outline and columns (and zones and doors "
+                        "from the layers named) from this DXF")
     parser.add_argument("--nodes", type=_count, help="GPU nodes (starter ≤ 4, pod ≤ 32, hall ≤ 8,192 with 64-port "
                         "switches, ≤ 16,384 with --switch sw-64x800g-2u-eth)")
     parser.add_argument("--node", help="GPU node type (catalogue key)")
@@ -60,6 +62,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "WALL or OUTLINE, else the largest closed polyline)")
     parser.add_argument("--column-layer", metavar="L",
                         help="--from-dxf: the layer holding the columns (default: layers named like COLUMN or COLS)")
+    parser.add_argument("--zone-layer", metavar="L",
+                        help="--from-dxf: the layer whose closed polylines are floor zones (default ratings; "
+                        "default: one whole-floor zone)")
+    parser.add_argument("--door-layer", metavar="L",
+                        help="--from-dxf: the layer whose LINEs (or two-point polylines) are doors")
     parser.add_argument("--units", choices=("mm", "m", "in", "ft"),
                         help="--from-dxf: the drawing's units when its header does not say (or says wrong)")
     parser.add_argument("-o", "--output", required=True, help="the .hall file to write")
@@ -91,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
             say(f"new: {', '.join(given)} {'is' if len(given) == 1 else 'are'} for --template, not --from-dxf")
             return EXIT_UNREADABLE
         return run_from_dxf(args)
-    dxf_only = [f"--{name.replace('_', '-')}" for name in ("outline_layer", "column_layer", "units")
+    dxf_only = [f"--{name.replace('_', '-')}" for name in ("outline_layer", "column_layer", "zone_layer",
+                                                           "door_layer", "units")
                 if getattr(args, name) is not None]
     if dxf_only:
         say(f"new: {', '.join(dxf_only)} {'is' if len(dxf_only) == 1 else 'are'} for --from-dxf, not --template")
@@ -118,7 +126,7 @@ def run_from_dxf(args: argparse.Namespace) -> int:
     try:
         drawing = read_dxf(source)
         scale, units_note = metres_per_unit(drawing, args.units)
-        hall = pick_hall(drawing, args.outline_layer, args.column_layer)
+        hall = pick_hall(drawing, args.outline_layer, args.column_layer, args.zone_layer, args.door_layer)
     except DxfError as exc:
         say(str(exc))
         return EXIT_UNREADABLE
@@ -135,13 +143,17 @@ def run_from_dxf(args: argparse.Namespace) -> int:
         not_kept = str(exc)
         under = Underlay(id="ul-0", name=source.name, path=str(source), kind="dxf", x=x, y=y, scale=scale)
     try:
-        history.push(outline_from_drawing(doc, under, drawing, args.outline_layer, args.column_layer))
+        history.push(outline_from_drawing(doc, under, drawing, args.outline_layer, args.column_layer,
+                                          args.zone_layer, args.door_layer))
     except Refusal as exc:
         say(f"{source}: the plan cannot hold this drawing as read ({exc}); are the units right?")
         return EXIT_UNREADABLE
     _report(drawing, hall, units_note, scale, len(doc.obstacles))
     notes = (f"Hall outline and {len(doc.obstacles)} columns from {source.name} (outline layer "
-             f"{hall.outline.layer}; column layers {', '.join(hall.column_layers) or 'none'}).")
+             f"{hall.outline.layer}; column layers {', '.join(hall.column_layers) or 'none'}"
+             + "".join(f"; {len(found)} {what} from layer {layer}" for what, found, layer in
+                       (("zones", hall.zones, hall.zone_layer), ("doors", hall.doors, hall.door_layer)) if layer)
+             + ").")
     doc.meta.notes = "".join(ch for ch in notes if ch.isprintable())[:NOTES_CHARS]
     errors = [f for f in validate(doc) if f.severity == ERROR]
     if errors:
@@ -165,6 +177,10 @@ def _report(drawing: Drawing, hall: Hall, units_note: str, scale: float, columns
         count = sum(s.layer == layer for s in hall.columns)
         before = f"{taken[layer]} + " if layer in taken else ""
         taken[layer] = f"{before}{count} column{'s' if count != 1 else ''}"
+    for layer, what, count in ((hall.zone_layer, "zone", len(hall.zones)), (hall.door_layer, "door", len(hall.doors))):
+        if layer is not None:
+            before = f"{taken[layer]} + " if layer in taken else ""
+            taken[layer] = f"{before}{count} {what}{'s' if count != 1 else ''}"
     print(f"Read {drawing.path}: units {units_note}")
     width = max([len(name) for name in drawing.layers] + [5])
     print(f"{'layer':<{width}}  entities  closed polylines  circles  taken")
@@ -181,3 +197,8 @@ def _report(drawing: Drawing, hall: Hall, units_note: str, scale: float, columns
               f"{', '.join(hall.column_layers)} ({hall.columns_how}){outside}")
     else:
         print(f"Columns: none ({hall.columns_how})")
+    if hall.zone_layer is not None:
+        left = f"; {hall.zones_outside} outside the outline left out" if hall.zones_outside else ""
+        print(f"Zones: {len(hall.zones)} from layer {hall.zone_layer} (default ratings: Plan ▸ Hall features){left}")
+    if hall.door_layer is not None:
+        print(f"Doors: {len(hall.doors)} from layer {hall.door_layer}")

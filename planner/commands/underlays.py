@@ -34,7 +34,7 @@ from planner.commands.checks import value_problem
 from planner.io.dxf import Drawing, pick_hall
 from planner.model.document import Document
 from planner.model.geometry import polygon_area
-from planner.model.objects import UNDERLAY_KINDS, Obstacle, Point, Underlay, Zone
+from planner.model.objects import UNDERLAY_KINDS, Door, Obstacle, Point, Underlay, Zone
 
 #: File name endings → underlay kind.
 KIND_OF_SUFFIX = {".dxf": "dxf", ".pdf": "pdf", ".png": "image", ".jpg": "image", ".jpeg": "image"}
@@ -191,19 +191,21 @@ def scale_by_two_points(doc: Document, ul_id: str, first: Point, second: Point, 
 
 
 def outline_from_drawing(doc: Document, under: Underlay, drawing: Drawing, outline_layer: str | None = None,
-                         column_layer: str | None = None) -> Command:
-    """Take the hall outline and the columns from a DXF underlay, placed by its transform: one
-    undo step.
+                         column_layer: str | None = None, zone_layer: str | None = None,
+                         door_layer: str | None = None) -> Command:
+    """Take the hall outline and the columns (and, from the layers named, zones and doors) from a
+    DXF underlay, placed by its transform: one undo step.
 
     The whole-floor zone follows the outline (a zone whose corners were the old outline gets
-    the new ones; a plan without zones gets one, "Floor", at the default rating), and a column
+    the new ones; a plan without zones gets one, "Floor", at the default rating, unless the zone
+    layer gives it its zones, each at the default ratings), and a column
     that is already in the plan (same centre within 1 cm, same area within 5 %) is not added
     again. ``under`` need not be in the plan (``planner new --from-dxf`` with a drawing too far
     from its origin to keep as an underlay). Raises ``planner.io.dxf.DxfError`` when the drawing
     has no outline as asked."""
     if under.kind != "dxf":
         raise Refusal(f"{under.name} is not a DXF drawing: only a DXF has an outline to take")
-    hall = pick_hall(drawing, outline_layer, column_layer)
+    hall = pick_hall(drawing, outline_layer, column_layer, zone_layer, door_layer)
     outline = _placed(under, hall.outline.points)
     children: list[Command] = [SetOutline(outline)]
     old = [tuple(p) for p in doc.outline]
@@ -212,25 +214,61 @@ def outline_from_drawing(doc: Document, under: Underlay, drawing: Drawing, outli
         children.append(SetFields({z.id: {"polygon": list(outline)} for z in zones},
                                   text="Zone follows the outline"))
     new: list[object] = []
-    if not doc.zones:
+    if not doc.zones and not hall.zones:
         new.append(Zone(id=doc.new_id("zone"), name="Floor", polygon=list(outline)))
+    zones = [(_centre(z.polygon), polygon_area(z.polygon)) for z in doc.zones.values()]
+    zone_names = {z.name for z in doc.zones.values()}
+    for shape in hall.zones:
+        polygon = _placed(under, shape.points)
+        if _same_shape(polygon, zones):
+            continue
+        name = doc.unique_name(zone_names, "Zone ", width=1)
+        zone_names.add(name)
+        new.append(Zone(id=doc.new_id("zone"), name=name, polygon=polygon))
+        zones.append((_centre(polygon), polygon_area(polygon)))
+    doors = [[(d.x1, d.y1), (d.x2, d.y2)] for d in doc.doors.values()]
+    door_names = {d.name for d in doc.doors.values()}
+    for segment in hall.doors:
+        ends = _placed(under, [segment.start, segment.end])
+        if any(_same_ends(ends, other) for other in doors):
+            continue
+        name = doc.unique_name(door_names, "Door ", width=1)
+        door_names.add(name)
+        (x1, y1), (x2, y2) = ends
+        new.append(Door(id=doc.new_id("door"), name=name, x1=x1, y1=y1, x2=x2, y2=y2))
+        doors.append(ends)
     existing = [(_centre(o.polygon), polygon_area(o.polygon)) for o in doc.obstacles.values()]
     names = {o.name for o in doc.obstacles.values()}
     for shape in hall.columns:
         polygon = _placed(under, shape.points)
-        centre, area = _centre(polygon), polygon_area(polygon)
-        if any(math.dist(centre, c) <= SAME_CENTRE_M and abs(area - a) <= SAME_AREA * max(area, a)
-               for c, a in existing):
+        if _same_shape(polygon, existing):
             continue
         name = doc.unique_name(names, "C")
         names.add(name)
         new.append(Obstacle(id=doc.new_id("obs"), name=name, kind="column", polygon=polygon))
-        existing.append((centre, area))
+        existing.append((_centre(polygon), polygon_area(polygon)))
     if new:
         children.append(AddObjects(new, text="Add columns"))
     columns = sum(isinstance(o, Obstacle) for o in new)
-    return Compound(children, text=f"Outline and {columns} column{'s' if columns != 1 else ''} "
-                                   f"from drawing {under.name}")
+    parts = [f"{columns} column{'s' if columns != 1 else ''}"]
+    for what, count in (("zone", sum(isinstance(o, Zone) for o in new) - (not doc.zones and not hall.zones)),
+                        ("door", sum(isinstance(o, Door) for o in new))):
+        if count:
+            parts.append(f"{count} {what}{'s' if count != 1 else ''}")
+    listed = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+    return Compound(children, text=f"Outline and {listed} from drawing {under.name}")
+
+
+def _same_shape(polygon: list[Point], existing: list[tuple[Point, float]]) -> bool:
+    """Whether a shape is one of ``existing`` (centre, area): same centre within 1 cm, area within 5 %."""
+    centre, area = _centre(polygon), polygon_area(polygon)
+    return any(math.dist(centre, c) <= SAME_CENTRE_M and abs(area - a) <= SAME_AREA * max(area, a)
+               for c, a in existing)
+
+
+def _same_ends(ends: list[Point], other: list[Point]) -> bool:
+    """Whether two doors share both ends (within 1 cm, either way round)."""
+    return all(any(math.dist(end, o) <= SAME_CENTRE_M for o in other) for end in ends)
 
 
 def _placed(under: Underlay, points: list[Point]) -> list[Point]:

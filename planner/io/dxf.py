@@ -15,6 +15,9 @@ How the hall is found, so that a drawing nobody prepared for the planner still w
 - **Columns**: every closed polyline and circle on the column layer (a circle becomes a polygon
   of ``CIRCLE_SIDES`` sides) that touches the outline. Without ``column_layer`` every layer whose
   name holds COLUMN, COL, COLS, PILLAR or PIER (``S-COLS``) is taken; none is no columns.
+- **Zones** and **doors** only from layers named for them (``zone_layer``, ``door_layer``): every
+  closed polyline on the zone layer that touches the outline is a zone, every LINE or open
+  two-point polyline on the door layer a door (from one jamb to the other).
 - Blocks (INSERT) are exploded, their layer-0 parts taking the insert's layer, as CAD shows them:
   columns are often drawn as a block.
 - **Units**: ``--units`` when given (it wins over a header known to be wrong), else ``$INSUNITS``;
@@ -56,6 +59,7 @@ SKETCH_TOLERANCE = 2e-4
 #: Blocks inside blocks are exploded this deep (a drawing that nests deeper is unusual).
 MAX_BLOCK_DEPTH = 4
 _SHAPE_TYPES = ("LWPOLYLINE", "POLYLINE", "CIRCLE")
+_SEGMENT_TYPES = ("LINE", "LWPOLYLINE", "POLYLINE")
 _SKETCH_TYPES = ("LINE", "LWPOLYLINE", "POLYLINE", "ARC", "CIRCLE", "ELLIPSE", "SPLINE")
 
 
@@ -82,6 +86,15 @@ class Shape:
 
 
 @dataclass
+class Segment:
+    """A LINE or an open two-point polyline, in drawing units: a door from one jamb to the other."""
+
+    layer: str
+    start: Point
+    end: Point
+
+
+@dataclass
 class Text:
     """A TEXT or MTEXT entity: where it starts, how tall, turned by ``rotation`` degrees (CCW)."""
 
@@ -101,6 +114,7 @@ class Drawing:
     insunits: int
     layers: dict[str, int]
     shapes: list[Shape]
+    segments: list[Segment] = field(default_factory=list)
     lines: list[list[Point]] = field(default_factory=list)
     texts: list[Text] = field(default_factory=list)
     extents: tuple[float, float, float, float] | None = None
@@ -113,7 +127,8 @@ class Drawing:
 
 @dataclass
 class Hall:
-    """The outline and columns chosen from a drawing, and how each was chosen (for the report)."""
+    """The outline, columns, zones and doors chosen from a drawing, and how each was chosen (for
+    the report)."""
 
     outline: Shape
     outline_how: str
@@ -121,6 +136,11 @@ class Hall:
     column_layers: list[str]
     columns_how: str
     columns_outside: int
+    zones: list[Shape] = field(default_factory=list)
+    zone_layer: str | None = None
+    zones_outside: int = 0
+    doors: list[Segment] = field(default_factory=list)
+    door_layer: str | None = None
 
 
 def read_dxf(path: str | Path, sketch: bool = False) -> Drawing:
@@ -149,7 +169,9 @@ def read_dxf(path: str | Path, sketch: bool = False) -> Drawing:
     size = math.hypot(extents[2] - extents[0], extents[3] - extents[1]) if extents else 1.0
     shapes = [shape for layer, entity in entities if entity.dxftype() in _SHAPE_TYPES
               for shape in _shape(layer, entity, size * SHAPE_TOLERANCE)]
-    drawing = Drawing(name, int(doc.header.get("$INSUNITS", 0) or 0), layers, shapes, extents=extents)
+    segments = [segment for layer, entity in entities if entity.dxftype() in _SEGMENT_TYPES
+                for segment in _segment(layer, entity, size * SHAPE_TOLERANCE)]
+    drawing = Drawing(name, int(doc.header.get("$INSUNITS", 0) or 0), layers, shapes, segments, extents=extents)
     if sketch:
         _sketch(drawing, [e for _layer, e in entities], size * SKETCH_TOLERANCE)
     return drawing
@@ -218,6 +240,20 @@ def _shape(layer: str, entity: Any, tolerance: float) -> list[Shape]:
         points = points[:-1]
     shape = Shape(layer, "polyline", points)
     return [shape] if len(points) >= 3 and shape.area > 0 else []
+
+
+def _segment(layer: str, entity: Any, tolerance: float) -> list[Segment]:
+    """A LINE, or an open polyline of two corners (no bulge), as a Segment; else nothing."""
+    if entity.dxftype() == "LINE":
+        start, end = entity.dxf.start, entity.dxf.end
+        points = _dedupe([(start.x, start.y), (end.x, end.y)])
+    else:
+        if entity.dxftype() == "POLYLINE" and not (entity.is_2d_polyline or entity.is_3d_polyline):
+            return []
+        if entity.closed if entity.dxftype() == "LWPOLYLINE" else entity.is_closed:
+            return []
+        points = _path_points(entity, tolerance)
+    return [Segment(layer, points[0], points[1])] if len(points) == 2 else []
 
 
 def _extents(entities: Iterable[Any]) -> tuple[float, float, float, float] | None:
@@ -324,17 +360,46 @@ def column_layers(drawing: Drawing, column_layer: str | None = None) -> tuple[li
     return [], "no --column-layer given and no layer named like columns"
 
 
-def pick_hall(drawing: Drawing, outline_layer: str | None = None, column_layer: str | None = None) -> Hall:
-    """Outline and columns (module docstring); columns that do not touch the outline are counted
-    in ``columns_outside`` and left out."""
+def zones_on(drawing: Drawing, zone_layer: str) -> list[Shape]:
+    """The closed polylines on the zone layer (a layer without one is refused: a wrong name)."""
+    layer = _known_layer(drawing, zone_layer, "zones")
+    zones = [s for s in drawing.shapes if s.layer == layer and s.kind == "polyline"]
+    if not zones:
+        raise DxfError(f"layer {layer!r} of {drawing.path} has no closed polyline for a zone")
+    return zones
+
+
+def doors_on(drawing: Drawing, door_layer: str) -> list[Segment]:
+    """The LINEs and open two-point polylines on the door layer (none is refused: a wrong name)."""
+    layer = _known_layer(drawing, door_layer, "doors")
+    doors = [s for s in drawing.segments if s.layer == layer]
+    if not doors:
+        raise DxfError(f"layer {layer!r} of {drawing.path} has no LINE or two-point polyline for a door")
+    return doors
+
+
+def pick_hall(drawing: Drawing, outline_layer: str | None = None, column_layer: str | None = None,
+              zone_layer: str | None = None, door_layer: str | None = None) -> Hall:
+    """Outline, columns and, from the layers named for them, zones and doors (module docstring);
+    columns and zones that do not touch the outline are counted (``columns_outside``,
+    ``zones_outside``) and left out."""
     from shapely.geometry import Polygon
 
     layers, columns_how = column_layers(drawing, column_layer)
     outline, outline_how = pick_outline(drawing, outline_layer, exclude=layers)
     hall = Polygon(outline.points).buffer(0)
+
+    def touching(shapes: list[Shape]) -> list[Shape]:
+        return [s for s in shapes if s is not outline and hall.intersects(Polygon(s.points).buffer(0))]
+
     candidates = [s for s in drawing.shapes if s.layer in layers and s is not outline]
-    inside = [s for s in candidates if hall.intersects(Polygon(s.points).buffer(0))]
-    return Hall(outline, outline_how, inside, layers, columns_how, len(candidates) - len(inside))
+    inside = touching(candidates)
+    zones = zones_on(drawing, zone_layer) if zone_layer else []
+    zones_inside = touching(zones)
+    doors = doors_on(drawing, door_layer) if door_layer else []
+    return Hall(outline, outline_how, inside, layers, columns_how, len(candidates) - len(inside),
+                zones_inside, zones[0].layer if zones else None, len(zones) - len(zones_inside),
+                doors, doors[0].layer if doors else None)
 
 
 def north_west(shape: Shape) -> Point:

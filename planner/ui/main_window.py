@@ -30,11 +30,14 @@ from planner.ui.session import DocumentSession
 
 #: Modules with ``attach(window: MainWindow) -> None``, called in order when a window opens.
 EXTENSIONS: list[str] = [
+    "planner.ui.plan.feature_tools",  # first: event filters installed later (comment pins) see clicks first
     "planner.ui.validation_attach",
     "planner.ui.export_dialog",
     "planner.ui.fabric_attach",
+    "planner.ui.cabling_attach",
     "planner.ui.underlay_attach",
     "planner.ui.asbuilt_attach",
+    "planner.ui.cable_list_attach",
     "planner.ui.comments_attach",
     "planner.ui.compare_attach",
     "planner.ui.netbox_attach",

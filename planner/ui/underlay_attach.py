@@ -24,10 +24,8 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QDialog,
     QDockWidget,
-    QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
     QGridLayout,
@@ -58,7 +56,7 @@ from planner.commands.underlays import (
 from planner.io.dxf import UNITS, Drawing, DxfError, metres_per_unit, north_west, pick_outline
 from planner.model.geometry import bounds_of
 from planner.ui.busy import busy
-from planner.ui.dialogs.parts import ok_cancel
+from planner.ui.dialogs.underlay import LayersDialog, ScaleDialog
 from planner.ui.plan.units import to_model, to_scene
 from planner.ui.underlay_layer import UnderlayLayer, page_count
 
@@ -138,7 +136,8 @@ def _dxf_placement(window: MainWindow, drawing: Drawing) -> tuple[float, tuple[f
         x0, _y0, _x1, y1 = drawing.extents or (0.0, 0.0, 0.0, 0.0)
         corner = (x0, y1)
     note = (f"units {units.split(' (')[0]}, the north-west corner of its outline on the plan's origin; "
-            "Drawings panel ▸ Use outline and columns takes them into the plan")
+            "Drawings panel ▸ Use outline and columns takes them (and zones and doors from their layers) "
+            "into the plan")
     return scale, origin_for("dxf", scale, corner), True, note
 
 
@@ -309,37 +308,9 @@ class UnderlayPanel(QDockWidget):
 
 
 # --------------------------------------------------------- outline from DXF
-class LayersDialog(QDialog):
-    """Which layers of a DXF hold the outline and the columns (guessed unless chosen)."""
-
-    GUESS = "(guess from the layer names)"
-    NONE = "(no columns)"
-
-    def __init__(self, drawing: Drawing, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Use outline and columns from drawing")
-        self.outline = QComboBox()
-        self.outline.addItems([self.GUESS, *drawing.layers])
-        self.columns = QComboBox()
-        self.columns.addItems([self.GUESS, self.NONE, *drawing.layers])
-        form = QFormLayout(self)
-        form.addRow("Hall outline layer", self.outline)
-        form.addRow("Column layer", self.columns)
-        note = QLabel("The outline is the largest closed polyline on its layer; columns are the closed "
-                      "polylines and circles on theirs. One undo step.")
-        note.setWordWrap(True)
-        form.addRow(note)
-        form.addRow(ok_cancel(self, "Use"))
-
-    def layers(self) -> tuple[str | None, str | None]:
-        outline = None if self.outline.currentText() == self.GUESS else self.outline.currentText()
-        column = self.columns.currentText()
-        return outline, None if column == self.GUESS else "" if column == self.NONE else column
-
-
-def use_outline(window: MainWindow, ul_id: str | None, layers: tuple[str | None, str | None] | None = None) -> bool:
-    """Take a DXF underlay's outline and columns into the plan (one undo step); ``layers`` skips
-    the dialog."""
+def use_outline(window: MainWindow, ul_id: str | None, layers: tuple[str | None, ...] | None = None) -> bool:
+    """Take a DXF underlay's outline and columns (and zones and doors from the layers chosen) into
+    the plan (one undo step); ``layers`` (outline, column[, zone, door] layer) skips the dialog."""
     doc = window.session.doc
     item = window.underlay_layer.items.get(ul_id or "")
     drawing = item.content.drawing if item is not None else None
@@ -363,39 +334,6 @@ def use_outline(window: MainWindow, ul_id: str | None, layers: tuple[str | None,
 
 
 # --------------------------------------------------------- two-point scale
-class ScaleDialog(QDialog):
-    """The true distance between the two points clicked, and where the first one belongs."""
-
-    def __init__(self, measured: float, first: tuple[float, float], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Scale drawing")
-        self.distance = QDoubleSpinBox()
-        self.distance.setDecimals(3)
-        self.distance.setRange(0.001, 10_000)
-        self.distance.setSuffix(" m")
-        self.distance.setValue(measured)
-        self.move = QCheckBox("Then put the first point at")
-        self.x = QDoubleSpinBox()
-        self.y = QDoubleSpinBox()
-        for box, value in ((self.x, first[0]), (self.y, first[1])):
-            box.setDecimals(3)
-            box.setRange(-10_000, 10_000)
-            box.setSuffix(" m")
-            box.setValue(value)
-            box.setEnabled(False)
-            self.move.toggled.connect(box.setEnabled)
-        form = QFormLayout(self)
-        form.addRow(QLabel(f"The two points are {measured:.3f} m apart on the plan now."))
-        form.addRow("Real distance", self.distance)
-        form.addRow(self.move)
-        form.addRow("x", self.x)
-        form.addRow("y", self.y)
-        form.addRow(ok_cancel(self, "Scale"))
-
-    def place(self) -> tuple[float, float] | None:
-        return (self.x.value(), self.y.value()) if self.move.isChecked() else None
-
-
 class TwoPointTool(QObject):
     """Click two points on the plan, type their real distance: the drawing is scaled about the
     first point (and optionally moved). Esc cancels. While it is on, clicks are taken before the

@@ -17,10 +17,11 @@ from planner.commands.underlays import add_underlay, to_plan
 from planner.io import load, save
 from planner.model.document import Document
 from planner.model.objects import Zone
+from planner.ui.dialogs.underlay import ScaleDialog
 from planner.ui.main_window import MainWindow
 from planner.ui.plan.units import to_scene
 from planner.ui.session import DocumentSession
-from planner.ui.underlay_attach import ScaleDialog, import_drawing, use_outline
+from planner.ui.underlay_attach import import_drawing, use_outline
 from planner.ui.underlay_layer import Z_UNDERLAY
 
 

@@ -28,10 +28,12 @@ from planner.commands import (
     SetFields,
     SetOutline,
 )
-from planner.model.document import Document, natural_key
+from planner.commands.features import HANDOFF_KINDS
+from planner.model.document import Document, natural_key, prefix_of
 from planner.model.geometry import bounds_of, polygon_area
 from planner.model.objects import Door, HandOff, Obstacle, Point, Zone
 from planner.ui.dialogs.feature_table import (
+    ID_ROLE,
     Column,
     FeatureTable,
     InvalidCell,
@@ -55,8 +57,6 @@ def _name(cls_name: str, default: str) -> Column:
 
 
 _ZONE_DEFAULTS = Zone(id="", name="", polygon=[])
-#: Where facility services enter the hall (HandOff.kind).
-HANDOFF_KINDS = ("power", "coolant", "network")
 
 
 def _same(new: Any, old: Any) -> bool:
@@ -119,6 +119,19 @@ class HallFeaturesDialog(QDialog):
         layout.addWidget(buttons)
         self.tabs = tabs
         self.resize(880, 480)
+
+    def show_object(self, obj_id: str) -> None:
+        """Open at the tab and row of a feature (a double-click on it on the plan)."""
+        tables = {"obs": self.obstacles, "zone": self.zones, "door": self.doors, "ho": self.handoffs}
+        feature = tables.get(prefix_of(obj_id))
+        if feature is None:
+            return
+        self.tabs.setCurrentWidget(feature)
+        for row in range(feature.table.rowCount()):
+            if feature.table.item(row, 0).data(ID_ROLE) == obj_id:
+                feature.table.selectRow(row)
+                feature.table.scrollToItem(feature.table.item(row, 0))
+                return
 
     # ------------------------------------------------------------------ result
     def accept(self) -> None:

@@ -429,6 +429,7 @@ class ZoneItem(PlanItem):
         polygon = QPolygonF([to_scene(x, y) for x, y in self.model().polygon])
         self.prepareGeometryChange()
         self._polygon = polygon
+        self.setPos(0, 0)  # a drag previews by displacing the item; the model holds the corners
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -482,6 +483,7 @@ class ObstacleItem(PlanItem):
     def sync(self) -> None:
         self.prepareGeometryChange()
         self._polygon = QPolygonF([to_scene(x, y) for x, y in self.model().polygon])
+        self.setPos(0, 0)  # a drag previews by displacing the item; the model holds the corners
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -516,6 +518,7 @@ class DoorItem(PlanItem):
         door = self.model()
         self.prepareGeometryChange()
         self._line = QLineF(to_scene(door.x1, door.y1), to_scene(door.x2, door.y2))
+        self.setPos(0, 0)  # a drag previews by displacing the item; the model holds the ends
         self.update()
 
     def boundingRect(self) -> QRectF:
