@@ -207,6 +207,8 @@ def core_child(plan: Path, runs: int, full: bool, sample_size: int, budget_s: fl
     progress(f"core: full validation ×{runs}")
     guarded(figures, errors, "validate_s",
             lambda: {"value": median_time(lambda: Validator(doc), runs), "unit": "s"})
+    progress(f"core: regenerate the unchanged fabric ×{runs}, then diff")
+    guarded(figures, errors, "regenerate_s", lambda: regenerate(doc, runs, figures.get("json_s", {}).get("value")))
     sample = rack_sample(doc, full, sample_size)
     progress(f"core: incremental validation after moving {len(sample)} racks by 0.6 m and back")
 
@@ -230,6 +232,31 @@ def core_child(plan: Path, runs: int, full: bool, sample_size: int, budget_s: fl
     return {"figures": figures, "errors": errors,
             "info": {"racks": len(doc.racks), "links": len(doc.links),
                      "sample": describe_sample(sample, len(doc.racks), full)}}
+
+
+def regenerate(doc: Any, runs: int, json_s: float | None) -> dict[str, Any]:
+    """Generate fabric on the unchanged plan and apply it (issue 18: a no-op that keeps every cable),
+    then ``planner diff``'s work between the plan before and after (with findings and figures)."""
+    from planner.commands.base import History
+    from planner.fabric import generate_fabric
+    from planner.fabric.sizing import default_switch
+    from planner.io import hallfile
+    from planner.review.diff import diff_plans
+
+    before = hallfile.loads(hallfile.dumps(doc))
+    kept: list[str] = []
+
+    def once() -> None:
+        command = generate_fabric(doc, default_switch(doc))
+        History(doc).push(command)
+        kept.append(command.cables.summary())
+
+    seconds = median_time(once, runs)
+    diff_s = median_time(lambda: diff_plans(before, doc), runs)
+    empty = diff_plans(before, doc, consequences=False).is_empty
+    ratio = {"ratio": seconds / json_s} if json_s else {}
+    return {"regenerate_s": {"value": seconds, "unit": "s", "note": kept[-1], **ratio},
+            "regen_diff_s": {"value": diff_s, "unit": "s", "note": "no differences" if empty else "DIFFERS"}}
 
 
 # --------------------------------------------------------------------------- GUI helpers
@@ -372,6 +399,7 @@ def nearest_other_busbar(doc: Any, rack_id: str, field: str) -> str | None:
 def gui_child(plan: Path, full: bool, sample_size: int, budget_s: float) -> dict[str, Any]:
     """Open the plan in the real window and time what a user does with it."""
     settler = Settler()  # before the window exists, so its timers are seen
+    from bench_hand_cable import hand_cable_figures
     from PySide6.QtCore import QPoint, QPointF, Qt
     from PySide6.QtGui import QWheelEvent
     from PySide6.QtTest import QTest
@@ -463,6 +491,8 @@ def gui_child(plan: Path, full: bool, sample_size: int, budget_s: float) -> dict
             lambda: pushed_and_undone("feed", "feed A reassignment", feed_command))
     guarded(figures, errors, "rename_ms", lambda: pushed_and_undone(
         "rename", "rename", lambda r: SetFields({r: {"name": doc.racks[r].name + "x"}}, text="Rename")))
+    progress("gui: hand cables through the elevation and the port picker, and undo (bench_hand_cable)")
+    guarded(figures, errors, "hand_connect_ms", lambda: hand_cable_figures(window, settler.settle, dist))
     session.select(set())
     settler.settle()
 
@@ -669,6 +699,12 @@ def _value(fig: dict[str, Any]) -> tuple[str, bool | None]:
     return _num(fig["value"], fig["unit"]), None
 
 
+def _noted(fig: dict[str, Any]) -> tuple[str, bool | None]:
+    """A time with its ratio to json.loads of the plan (machine-independent) and its note."""
+    ratio = f" = {fig['ratio']:.1f}× json" if "ratio" in fig else ""
+    return f"{_num(fig['value'], fig['unit'])}{ratio} ({fig['note']})", None
+
+
 def _kinds(fig: dict[str, Any]) -> tuple[str, bool | None]:
     return " / ".join(f"{fig['value'][k]:.0f}" if k in fig["value"] else "—"
                       for k in ("network", "extreme", "compute")) + " ms", None
@@ -686,6 +722,10 @@ ROWS: list[tuple[str, str, Callable, str, Callable[[dict[str, Any]], bool] | Non
      lambda f: all(v < 100 for v in f["value"].values())),
     ("feed_ms", "feed A reassignment (and its undo)", _p95, "p95 < 100 ms", lambda f: f["p95"] < 100),
     ("rename_ms", "rename a rack (and its undo)", _p95, "p95 < 100 ms", lambda f: f["p95"] < 100),
+    ("hand_connect_ms", "hand cable: OK in the port picker (and undo)", _p95, "p95 < 100 ms",
+     lambda f: f["p95"] < 100),
+    ("hand_picker_ms", "  port picker opens (Enter on a picked port)", _p95, "p95 < 300 ms",
+     lambda f: f["p95"] < 300),
     ("repaint_fit_ms", "full-view repaint at fit: median", _median, "< 16 ms", lambda f: f["median"] < 16),
     ("repaint_names_ms", f"  … at {ZOOMS['names']:.0f} px/m (names)", _median, "< 16 ms",
      lambda f: f["median"] < 16),
@@ -701,6 +741,10 @@ ROWS: list[tuple[str, str, Callable, str, Callable[[dict[str, Any]], bool] | Non
     ("save_s", "core: save", _value, "< 1 s", lambda f: f["value"] < 1),
     ("autosave_s", "autosave write (blocks the window)", _value, "< 1 s (as save)", lambda f: f["value"] < 1),
     ("validate_s", "core: full validation", _value, "< 1 s", lambda f: f["value"] < 1),
+    ("regenerate_s", "core: regenerate the unchanged fabric", _noted, "< 3 s, a no-op",
+     lambda f: f["value"] < 3 and f["note"].endswith("rewired 0, removed 0, added 0")),
+    ("regen_diff_s", "  then planner diff (findings, figures)", _noted, "no differences",
+     lambda f: f["note"] == "no differences"),
     ("incremental_ms", "core: incremental validation, move 0.6 m", _p95, "p95 < 10 ms",
      lambda f: f["p95"] < 10),
     ("incremental_kind_ms", "  p95 by rack: network/extreme/compute", _kinds, "each < 10 ms",
