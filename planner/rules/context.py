@@ -21,8 +21,11 @@ from planner.fabric.trays import TrayLoads
 from planner.model.document import Document, natural_key, prefix_of
 from planner.model.geometry import bounds_of, point_in_polygon
 from planner.model.objects import Zone
+from planner.rules.fabric_index import FabricIndex, still_connected
 from planner.rules.figures import RackFigures, rack_figures
 
+#: The fabric memo of N6 (nodes cut off from the rest), kept across an edit that cannot change it.
+CUT_OFF = "N6 cut off"
 #: Collections whose footprints are in the spatial index.
 SPATIAL_PREFIXES = ("rack", "fu", "obs")
 #: Objects moved since the STRtree was built that ``near`` checks one by one before it rebuilds.
@@ -61,6 +64,8 @@ class Context:
         self._outline_built = False
         self._memo: dict[str, Any] = {}
         self._fabric: dict[str, Any] = {}
+        self._index: FabricIndex | None = None
+        self._kept_cut_off: Any = None
         self._router: Router | None = None
         self._rerouted: dict[RackPair, bool] = {}
         self._bundles: CableBundles | None = None
@@ -84,6 +89,29 @@ class Context:
 
     def forget_fabric(self) -> None:
         self._fabric.clear()
+        self._index = None
+        self._kept_cut_off = None
+
+    def cables_changed(self, link_ids: set[str]) -> None:
+        """After an edit that changed cables and nothing else: the fabric values are made again
+        from the patched ``FabricIndex`` (built now if there is none yet), and N6's last answer is
+        kept when every cable removed left its ends connected (``planner.rules.fabric_index``)."""
+        cut_off = self._fabric.get(CUT_OFF)
+        self._fabric.clear()
+        if self._index is None:
+            self._index, gone = FabricIndex(self.doc), None
+        else:
+            gone = self._index.patch(link_ids)
+        keep = gone is not None and cut_off is not None and not cut_off[0] and still_connected(self.doc, gone)
+        self._kept_cut_off = cut_off if keep else None
+
+    def fabric_index(self) -> FabricIndex | None:
+        """The patched index of the fabric's structure, while only cables have changed."""
+        return self._index
+
+    def kept_cut_off(self) -> Any:
+        """N6's answer from before an edit that could not have changed it, else None."""
+        return self._kept_cut_off
 
     def router(self) -> Router:
         """The cable router over the plan as it stands, kept current across edits by ``forget``."""

@@ -194,6 +194,9 @@ def _existing(ctx: Context, scope: str) -> Callable[[str], bool]:
 
 #: Device fields no fabric structure depends on (see ``Context.fabric_memo``).
 _PLACEMENT_FIELDS = {"name", "u", "rack", "hostname", "notes"}
+#: Cable fields the fabric structure depends on: which ports it joins, and its tier (a label,
+#: media or length edit changes none of N2, N4, N5, N6).
+_LINK_STRUCTURE = {"a_device", "a_port", "b_device", "b_port", "tier"}
 
 
 def changes_fabric(change: Change) -> bool:
@@ -201,9 +204,16 @@ def changes_fabric(change: Change) -> bool:
     devices added, removed or changed beyond their name and place."""
     if any(prefix_of(i) in ("link", "dev") for i in change.added | change.removed):
         return True
-    return any((prefix_of(obj_id) == "link" and names - RECORD_FIELDS)
+    return any((prefix_of(obj_id) == "link" and names & _LINK_STRUCTURE)
                or (prefix_of(obj_id) == "dev" and names - _PLACEMENT_FIELDS)
                for obj_id, names in change.modified.items())
+
+
+def cables_only(change: Change) -> set[str] | None:
+    """The cables an edit touched when it touched nothing else (the fabric values are patched,
+    not recounted: ``Context.cables_changed``); None otherwise."""
+    touched = change.touched
+    return touched if all(obj_id.startswith("link-") for obj_id in touched) else None
 
 
 def changed_keys(change: Change) -> set[str]:
@@ -291,7 +301,11 @@ class Validator:
         if not change.touched:
             return Delta()
         if changes_fabric(change):
-            self.ctx.forget_fabric()
+            cables = cables_only(change)
+            if cables is None:
+                self.ctx.forget_fabric()
+            else:
+                self.ctx.cables_changed(cables)
         keys = changed_keys(change)
         rules = [r for r in self.rules if r.reads_any(keys)]
         dirty = self._dirty(change)

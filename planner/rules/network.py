@@ -28,7 +28,7 @@ from planner.model.catalog import NODE
 from planner.model.document import id_numbers, natural_key
 from planner.model.labels import cable_label
 from planner.model.objects import RECORD_FIELDS, TIER_LEAF_SPINE, TIER_NODE_LEAF, TIERS, Link
-from planner.rules.context import Context
+from planner.rules.context import CUT_OFF, Context
 from planner.rules.engine import HALL, HALL_SUBJECT, LINK, TRAY, Rule, rule
 from planner.rules.finding import ERROR, WARNING, Finding
 
@@ -220,6 +220,8 @@ def _ports_sound(ctx: Context, links: list[Link], a_devices: list[str], b_device
 
 def _port_problems(ctx: Context) -> list[tuple[str, str, tuple[str, ...]]]:
     """(device, port, links) of every port used by more than one cable or not on its device."""
+    if (index := ctx.fabric_index()) is not None:
+        return index.port_problems()
     doc = ctx.doc
     links = list(doc.links.values())
     a_devices, b_devices = list(map(_A_DEVICE, links)), list(map(_B_DEVICE, links))
@@ -271,6 +273,8 @@ def ports_once(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
 def _uplinks(ctx: Context) -> dict[str, Counter]:
     """Leaf → uplink count per spine, in leaf order; kept while the fabric's structure stands."""
     def count() -> dict[str, Counter]:
+        if (index := ctx.fabric_index()) is not None:
+            return index.uplinks_by_leaf()
         doc = ctx.doc
         spread: dict[str, Counter] = defaultdict(Counter)
         for link in doc.links.values():
@@ -299,6 +303,8 @@ def even_spread(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
 def _downlinks(ctx: Context) -> dict[str, int]:
     """Node-facing cables per leaf."""
     def count() -> dict[str, int]:
+        if (index := ctx.fabric_index()) is not None:
+            return index.downlinks(_uplinks(ctx))
         down: Counter[str] = Counter()
         for link in ctx.doc.links.values():
             if link.tier == TIER_NODE_LEAF:
@@ -372,7 +378,7 @@ def _cut_off(ctx: Context) -> tuple[list[str], int]:
 @rule("N6", scope=HALL, reads=_FABRIC_READS, source=_FABRIC_SOURCE, title="Every GPU reaches every other")
 def reachability(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
-    cut_off, nodes = ctx.fabric_memo("N6 cut off", lambda: _cut_off(ctx))
+    cut_off, nodes = ctx.fabric_memo(CUT_OFF, lambda: ctx.kept_cut_off() or _cut_off(ctx))
     if not cut_off:
         return
     shown = ", ".join(f"{doc.racks[doc.devices[n].rack].name}/{doc.devices[n].name}" for n in cut_off[:5])

@@ -6,11 +6,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from planner.commands import edits
-from planner.commands.base import History, RemoveObjects, SetAttributes, SetFields
+from planner.commands.base import AddObjects, History, RemoveObjects, SetAttributes, SetFields
 from planner.commands.edits import Refusal
 from planner.io import dumps, loads
 from planner.layout.templates import build_template
-from planner.model.objects import Zone
+from planner.model.objects import Link, Zone
 from planner.resources_access import example_hall_path
 from planner.rules.engine import Validator, validate
 
@@ -115,8 +115,8 @@ HALL_TEXT = _hall_with_small_trays()
 
 def _cable_command(doc, data):
     """An edit of the cabling itself, or one of the plan edits of ``_command``."""
-    kind = data.draw(st.sampled_from(["media", "delete_link", "rewire", "rename_device", "role", "plan", "plan",
-                                      "plan"]), label="cable kind")
+    kind = data.draw(st.sampled_from(["media", "delete_link", "rewire", "connect", "cut_off", "rename_device", "role",
+                                      "plan", "plan", "plan"]), label="cable kind")
     link = _pick(data, doc.links, "link")
     if kind == "media" and link:
         return SetFields({link: {"media": data.draw(st.sampled_from(["dac", "acc", "sr4", ""]))}})
@@ -125,6 +125,15 @@ def _cable_command(doc, data):
     if kind == "rewire" and link:  # the far end onto another device's port: N2, N4–N6 change
         device = _pick(data, doc.devices, "device")
         return SetFields({link: {"b_device": device, "b_port": "1/1"}}) if device else None
+    if kind == "connect":  # a cable by hand: maybe onto a used port (N2), maybe no fabric tier
+        a, b = _pick(data, doc.devices, "a end"), _pick(data, doc.devices, "b end")
+        tier = data.draw(st.sampled_from(["node-leaf", "leaf-spine", ""]), label="tier")
+        if a and b and a != b:
+            return AddObjects([Link(id=doc.new_id("link"), a_device=a, a_port="1/2", b_device=b, b_port="P1",
+                                    tier=tier)])
+        return None
+    if kind == "cut_off" and link:  # every cable of one end's device: the device drops out (N6)
+        return RemoveObjects(sorted(doc.link_ids_of(doc.links[link].a_device)))
     device = _pick(data, doc.devices, "renamed device")
     if kind == "rename_device" and device:
         return SetFields({device: {"name": data.draw(st.sampled_from(["N1", "L9", "S1"]))}})
