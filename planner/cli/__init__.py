@@ -20,6 +20,7 @@ import sys
 import traceback
 from typing import TextIO
 
+from planner import __version__
 from planner.cli.common import EXIT_INTERNAL, EXIT_UNREADABLE, STDOUT_NAME, describe_os_error, say
 from planner.io import HallFileError
 
@@ -49,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit status: 0 success; 1 findings, differences or a refusal; 2 an input that cannot "
         "be read or an output that cannot be written; 3 an internal error.",
     )
+    parser.add_argument("--version", action="version", version=f"planner {__version__}")
     parser.add_argument(DEBUG_FLAG, action="store_true",
                         help="on an internal error, print the traceback (allowed anywhere on the line)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -66,6 +68,10 @@ def main(argv: list[str] | None = None) -> int:
     if not args or (args[0] not in subcommand_names and not args[0].startswith("-")):
         if len(args) > 1:
             parser.error(f"unknown command {args[0]!r}")
+        problem = no_display()
+        if problem:
+            say(problem)
+            return EXIT_UNREADABLE
         from planner.ui.app import run_gui
 
         return run_gui(args[0] if args else None)
@@ -74,6 +80,18 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 0
     return run_subcommand(namespace, debug)
+
+
+def no_display(environ: dict[str, str] | None = None, platform: str | None = None) -> str:
+    """Why the window cannot open here ("" when it can): on Linux without an X or Wayland display
+    and no Qt platform chosen, Qt would abort the process (SIGABRT, a message about xcb plugins)
+    instead of saying so."""
+    env = os.environ if environ is None else environ
+    if (platform or sys.platform) != "linux" or env.get("QT_QPA_PLATFORM"):
+        return ""
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return ""
+    return "no display: set DISPLAY, or QT_QPA_PLATFORM=offscreen for headless use"
 
 
 class _Output:
