@@ -36,8 +36,9 @@ from planner.rules.finding import ERROR
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("fabric", help="fabric counts of a plan; -o writes it with a generated fabric",
-                                   description=__doc__.splitlines()[0])
-    parser.add_argument("file")
+                                   description="The plan's fabric counts; with -o OUT, write the plan with a "
+                                   "regenerated fabric (cables whose ends stay are kept with their id and state).")
+    parser.add_argument("file", help="the .hall plan")
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
     parser.add_argument("-o", "--output", help="write the plan with a generated fabric here")
     parser.add_argument("--switch", help="switch type for the generated fabric (catalogue key)")
