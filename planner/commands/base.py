@@ -209,7 +209,7 @@ class AddCatalogItem(Command):
         check_catalog_item(item, builtin_catalog().items)
         if item.port_face not in PORT_FACES:
             raise Refusal(f"port face: {item.port_face!r} is not one of front, rear or empty (rear)")
-        self.item = normalise(item)
+        self.item = normalise(item.copy())  # the command's own: the caller's object stays as it was
         self.item.custom = True
         self.text = f"Define type {item.name}"
         self._previous: Any = None

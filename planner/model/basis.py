@@ -6,7 +6,9 @@ each default comes from so a finding can cite it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 REDUNDANCY_CHOICES = ("2N", "N+1", "none")
 LOAD_BASIS_CHOICES = ("peak", "steady")
@@ -16,10 +18,11 @@ UNIT_CHOICES = ("metric", "imperial")
 PAPER_CHOICES = ("A4", "Letter")
 
 #: Coolant properties: density kg/L and specific heat kJ/(kg·K) (DESIGN §5 Cooling).
-FLUID_PROPERTIES = {
-    "water": {"density_kg_per_l": 0.997, "cp_kj_per_kg_k": 4.18},
-    "pg25": {"density_kg_per_l": 1.02, "cp_kj_per_kg_k": 3.92},
-}
+#: Read-only (shared by every plan: ``DesignBasis.fluid_properties`` hands these out).
+FLUID_PROPERTIES: Mapping[str, Mapping[str, float]] = MappingProxyType({
+    "water": MappingProxyType({"density_kg_per_l": 0.997, "cp_kj_per_kg_k": 4.18}),
+    "pg25": MappingProxyType({"density_kg_per_l": 1.02, "cp_kj_per_kg_k": 3.92}),
+})
 
 
 @dataclass
@@ -80,7 +83,7 @@ class DesignBasis:
         return self.sources.get(name) or BASIS_SOURCES.get(name, "design basis")
 
     @property
-    def fluid_properties(self) -> dict[str, float]:
+    def fluid_properties(self) -> Mapping[str, float]:
         return FLUID_PROPERTIES[self.fluid]
 
 

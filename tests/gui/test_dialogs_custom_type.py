@@ -28,7 +28,7 @@ def test_a_custom_node_is_added_undoably_and_saved_with_the_plan(example_doc, qt
     assert item.port_names()[:2] == ["P1", "P2"]
     history = History(example_doc)
     history.push(dlg.command())
-    assert example_doc.catalog[item.key] is item
+    assert example_doc.catalog[item.key] == item and example_doc.catalog[item.key] is not item  # the plan's own copy
     reopened = loads(dumps(example_doc))
     assert reopened.catalog[item.key] == item
     history.undo()

@@ -159,8 +159,7 @@ def test_a_catalogue_port_face_wins_over_the_default(few_cables_doc):
     doc = few_cables_doc
     node_type = next(d.type for d in doc.devices.values() if d.type.startswith("node"))
     assert doc.catalog.items[node_type].port_face == ""  # the bundled entries do not say
-    # a copy: the plan's catalogue shares the built-in entries with every other plan
-    doc.catalog.items[node_type] = dataclasses.replace(doc.catalog.items[node_type], port_face="front")
+    doc.catalog.items[node_type].port_face = "front"  # this plan's own entry (no other plan sees it)
     rows = schedule.cable_rows(doc, install=True)
     node_ends = 0
     for row in rows:
