@@ -607,10 +607,78 @@ def gui_child(plan: Path, full: bool, sample_size: int, budget_s: float) -> dict
         return {"value": median_time(writer.write_now, 3), "unit": "s"}
 
     guarded(figures, errors, "autosave_s", autosave)
+    for key, figure in window_blocks(window, plan).items():
+        figures[key] = figure
     figures["peak_mb"] = {"value": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "unit": "MB"}
     stack.setClean()
     return {"figures": figures, "errors": errors,
             "info": {"viewport": f"{viewport.width()}×{viewport.height()} px"}}
+
+
+def longest_block_ms(action: Callable[[], Any], done: Callable[[], bool] = lambda: True) -> float:
+    """The longest gap between event-loop iterations (a 5 ms heartbeat timer) while ``action``
+    runs and until ``done()``: how long the window was frozen at worst (issue 19)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    last, longest = [time.perf_counter()], [0.0]
+
+    def beat() -> None:
+        now = time.perf_counter()
+        longest[0] = max(longest[0], now - last[0])
+        last[0] = now
+
+    heart = QTimer()
+    heart.timeout.connect(beat)
+    heart.start(5)
+    last[0] = time.perf_counter()
+    action()
+    while not done():
+        QApplication.processEvents()
+        time.sleep(0.001)
+    beat()
+    heart.stop()
+    return longest[0] * 1000
+
+
+def window_blocks(window: Any, plan: Path, runs: int = 3) -> dict[str, Any]:
+    """Longest window block during Save, autosave and the start of an export (the plan handed
+    to the worker), medians of ``runs``, each with its ratio to json.loads of the same file."""
+    from planner.commands import SetFields
+    from planner.ui.jobs import plan_input, remove_input
+
+    start = time.perf_counter()
+    json.loads(plan.read_bytes())
+    json_ms = (time.perf_counter() - start) * 1000
+    session, rack = window.session, next(iter(window.session.doc.racks))
+    out = Path(tempfile.mkdtemp()) / "saved.hall"
+
+    def save() -> None:
+        session.push(SetFields({rack: {"notes": f"bench {time.perf_counter()}"}}, text="Note"))
+        window.files._write(out)
+
+    def export_start() -> float:
+        handed: list[str] = []
+        return longest_block_ms(lambda: handed.append(plan_input(session)),
+                                lambda: bool(handed) and os.path.exists(handed[0])) + (
+            remove_input(handed[0]) or 0.0)
+
+    def autosave() -> None:
+        session.push(SetFields({rack: {"notes": f"bench {time.perf_counter()}"}}, text="Note"))
+        window.files.autosaver.write_now()
+
+    figures = {}
+    for key, measure in (("save_block_ms", lambda: longest_block_ms(save)),
+                         ("autosave_block_ms", lambda: longest_block_ms(autosave)),
+                         ("export_block_ms", export_start)):
+        values = [measure() for _ in range(runs)]
+        value = statistics.median(values)
+        figures[key] = {"value": value, "unit": "ms", "ratio": value / json_ms,
+                        "note": f"max {max(values):.0f} ms of {runs}; json.loads {json_ms:.0f} ms"}
+    out.unlink(missing_ok=True)
+    Path(str(out) + ".bak").unlink(missing_ok=True)
+    out.parent.rmdir()
+    return figures
 
 
 # --------------------------------------------------------------------------- parent
@@ -740,6 +808,11 @@ ROWS: list[tuple[str, str, Callable, str, Callable[[dict[str, Any]], bool] | Non
     ("load_s", "core: load (json.loads of the file)", None, "≤ json.loads", None),
     ("save_s", "core: save", _value, "< 1 s", lambda f: f["value"] < 1),
     ("autosave_s", "autosave write (blocks the window)", _value, "< 1 s (as save)", lambda f: f["value"] < 1),
+    ("save_block_ms", "longest window block during Save", _noted, "< 100 ms", lambda f: f["value"] < 100),
+    ("autosave_block_ms", "longest window block during autosave", _noted, "< 100 ms",
+     lambda f: f["value"] < 100),
+    ("export_block_ms", "longest window block at the start of an export", _noted, "< 100 ms",
+     lambda f: f["value"] < 100),
     ("validate_s", "core: full validation", _value, "< 1 s", lambda f: f["value"] < 1),
     ("regenerate_s", "core: regenerate the unchanged fabric", _noted, "< 3 s, a no-op",
      lambda f: f["value"] < 3 and f["note"].endswith("rewired 0, removed 0, added 0")),

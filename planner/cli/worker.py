@@ -28,6 +28,7 @@ from planner.export.common import ExportOptions, new_file_mode, write_folder_ato
 from planner.export.registry import export_to
 from planner.io import HallFileError, dumps, load
 from planner.layout.templates import TemplateError, build_template
+from planner.model.document import Document
 from planner.rules.engine import validate
 from planner.rules.finding import ERROR
 
@@ -35,6 +36,10 @@ from planner.rules.finding import ERROR
 Report = Callable[[float, str], None]
 #: Progress is sent at most this often (seconds) unless its text changes, so the pipe never floods.
 REPORT_INTERVAL = 0.05
+#: The end of a plan input's name while the GUI is still writing it (``planner.ui.jobs.plan_input``).
+PART_SUFFIX = ".part"
+#: How long a worker waits for its plan input to be written (seconds; 131,072 GPUs take ~5 s).
+PLAN_WAIT_S = 600.0
 #: Errors a user can act on (bad input, a refusal, a disk problem): their message alone is the line.
 USER_ERRORS = (ValueError, OSError, HallFileError)
 
@@ -90,9 +95,23 @@ class ExportJob:
     options: ExportOptions
 
 
+def read_plan(path: str) -> Document:
+    """The plan input at ``path``, once the GUI has written it whole: it writes ``<path>.part``
+    in the background and renames it to ``path``, so at every instant one of the two exists
+    until the write ends; neither means the write failed or was given up."""
+    deadline = time.monotonic() + PLAN_WAIT_S
+    while not os.path.exists(path):
+        if not os.path.exists(path + PART_SUFFIX) and not os.path.exists(path):
+            raise OSError(f"the plan could not be handed to the worker ({os.path.basename(path)})")
+        if time.monotonic() > deadline:
+            raise OSError("the plan was not handed to the worker in time")
+        time.sleep(0.02)
+    return load(path)
+
+
 def run_export(job: ExportJob, report: Report) -> str:
     report(-1.0, "Reading the plan…")
-    doc = load(job.plan)
+    doc = read_plan(job.plan)
     options = replace(job.options, progress=lambda fraction: report(fraction, "Writing…"))
     report(0.0, "Writing…")
     export_to(doc, job.kind, job.staged, options)
@@ -163,7 +182,7 @@ class VerifyJob:
 
 def run_verify(job: VerifyJob, report: Report) -> Verification:
     report(-1.0, "Reading the plan…")
-    doc = load(job.plan)
+    doc = read_plan(job.plan)
     report(-1.0, "Reading the discovery files…")
     discovery = read_discovery(doc, links=job.links, ibnetdiscover=job.ibnetdiscover, lldp=job.lldp)
     report(-1.0, "Checking every cable…")

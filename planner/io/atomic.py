@@ -1,10 +1,10 @@
 """Write a plan file so that the plan is never lost: the target exists, whole, at every instant.
 
 The new text goes to a temporary file beside the target (same directory, so same file system),
-is flushed and fsynced; the old file is kept as ``<name>.bak`` by a hard link (or a copy where
-the file system has none), made under a temporary name and renamed into place; then one
-``os.replace`` swaps the new file in and the directory is fsynced so the rename itself survives
-a power cut. A crash at any point leaves either the old file or the new one at the target, and
+is flushed and fsynced; the old file is held under a temporary name by a hard link (or a copy
+where the file system has none); one ``os.replace`` swaps the new file in; only then does the
+held old file replace ``<name>.bak`` (a refused final rename leaves the previous backup as it
+was), and the directory is fsynced so the renames survive a power cut. A crash at any point leaves either the old file or the new one at the target, and
 at worst a temporary beside it: those are named ``.<name>.<pid>.<random>.hall-tmp`` and the
 next save into that directory removes the ones whose process is gone.
 
@@ -21,6 +21,7 @@ import shutil
 import stat
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 #: The end of every temporary this module writes, so that leftovers of a crash are recognisable.
@@ -33,9 +34,10 @@ class HallSaveError(OSError):
     """The plan could not be written to ``filename``; the file there (if any) is as it was."""
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes, backup: bool = True) -> Path:
-    """Write ``data`` to ``path`` atomically, keeping the old file as ``<name>.bak`` when
-    ``backup``; returns the path written (a symbolic link's target: the link stays a link)."""
+def write_atomic(path: str | os.PathLike[str], data: bytes | Iterable[bytes], backup: bool = True) -> Path:
+    """Write ``data`` (bytes, or pieces of bytes written in turn) to ``path`` atomically, keeping
+    the old file as ``<name>.bak`` when ``backup``; returns the path written (a symbolic link's
+    target: the link stays a link)."""
     target = Path(path)
     if target.is_symlink():
         target = Path(os.path.realpath(target))
@@ -50,20 +52,26 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, backup: bool = True)
         fd, temp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=directory)
     except OSError as exc:
         raise _save_error(exc, target) from exc
+    old: str | None = None  # the old file under a temporary name, until it becomes the backup
     try:
         with os.fdopen(fd, "wb") as handle:
             os.fchmod(handle.fileno(), mode)
-            handle.write(data)
+            for piece in (data,) if isinstance(data, bytes | bytearray | memoryview) else data:
+                handle.write(piece)
             handle.flush()
             os.fsync(handle.fileno())
         if backup and target.exists():
-            _keep_backup(target)
+            old = _hold_old_file(target)
         os.replace(temp, target)
     except BaseException as exc:
         _remove(temp)
+        if old is not None:
+            _remove(old)
         if isinstance(exc, OSError) and not isinstance(exc, HallSaveError):
             raise _save_error(exc, target) from exc
         raise
+    if old is not None:
+        _install_backup(target, old)
     _fsync_directory(directory)
     return target
 
@@ -73,9 +81,10 @@ def _save_error(exc: OSError, target: Path, what: str = "") -> HallSaveError:
     return HallSaveError(exc.errno or errno.EIO, f"{what}{reason}", str(target))
 
 
-def _keep_backup(target: Path) -> None:
-    """Make ``<name>.bak`` the old file, atomically, without ever moving the old file away."""
-    backup = target.with_name(target.name + ".bak")
+def _hold_old_file(target: Path) -> str:
+    """The old file under a temporary name beside it (a hard link, or a copy where the file
+    system has none); ``_install_backup`` makes it ``<name>.bak`` once the new file is in place,
+    so a save whose final rename is refused leaves the previous backup as it was."""
     fd, temp = tempfile.mkstemp(prefix=f".{target.name}.bak.{os.getpid()}.", suffix=TEMP_SUFFIX,
                                 dir=target.parent)
     os.close(fd)
@@ -86,9 +95,25 @@ def _keep_backup(target: Path) -> None:
         except OSError:  # no hard links here (FAT, some network shares): copy instead
             shutil.copy2(target, temp)
             _fsync_file(temp)
-        os.replace(temp, backup)
     except OSError as exc:
         _remove(temp)
+        raise _save_error(exc, target, f"cannot keep the backup {target.name}.bak: ") from exc
+    return temp
+
+
+def _install_backup(target: Path, old: str) -> None:
+    """Make the held old file ``<name>.bak`` (the new file is in place). When the backup cannot
+    be replaced (an immutable or read-only ``.bak``, a folder of that name) the old file goes back
+    to the target and the save fails: every failure leaves the target and its backup as they were."""
+    backup = target.with_name(target.name + ".bak")
+    try:
+        os.replace(old, backup)
+    except OSError as exc:
+        try:
+            os.replace(old, target)
+        except OSError:  # the new file stays: it is whole, and the old backup is untouched
+            _remove(old)
+        _fsync_directory(target.parent)
         raise _save_error(exc, target, f"cannot keep the backup {backup.name}: ") from exc
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import msgspec
 
-from planner.io.atomic import write_atomic
+from planner.io.hallwrite import PlanSnapshot, pieces, save_snapshot
 from planner.io.migrations import MIGRATIONS
 from planner.model.basis import (
     FLOOR_METHOD_CHOICES,
@@ -33,7 +33,7 @@ from planner.model.basis import (
     DesignBasis,
 )
 from planner.model.catalog import ALL_KINDS, PROTOCOLS, CatalogItem, builtin_catalog
-from planner.model.document import Document, id_numbers, natural_key, prefix_of
+from planner.model.document import Document, prefix_of
 from planner.model.long_lived import long_lived_objects
 from planner.model.objects import (
     CABLE_STATES,
@@ -51,7 +51,6 @@ from planner.model.typed import (
     convert,
     decode_type,
     model_builder,
-    normalise_value,
     path_key,
     texts_clean,
 )
@@ -83,57 +82,15 @@ class HallFileError(Exception):
 
 
 # ----------------------------------------------------------------------- save
-#: One encoder for every line (json.dumps would build one per call: 100k times on a large plan).
-_line = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(", ", ": ")).encode
-
-
-def _record(obj: Any) -> dict[str, Any]:
-    return vars(obj)
-
-
-def _float_record(obj: Any) -> dict[str, Any]:
-    """``_record`` with whole numbers in float fields written as floats (3 → 3.0), as a load
-    gives them back: the design basis and custom types can be set field by field in code, and
-    save → load → save must still write the same bytes. (Objects in the collections get this
-    from ``Document.add`` and ``set_fields``; these few records are cheap to do here.)"""
-    return {name: normalise_value(type(obj), name, value) for name, value in vars(obj).items()}
-
-
-def _in_id_order(objects: dict[str, Any], attr: str) -> list[Any]:
-    """The objects sorted by ``natural_key`` of their ids; by number alone when every id is
-    ``<prefix>-<digits>`` (the same order, without splitting 100k ids with a regex)."""
-    numbers = id_numbers(prefix_of_attr(attr), objects)
-    if numbers is None:
-        return [objects[k] for k in sorted(objects, key=natural_key)]
-    values = list(objects.values())
-    return [values[i] for i in sorted(range(len(values)), key=numbers.__getitem__)]
+def snapshot(doc: Document, copy_records: bool = True) -> PlanSnapshot:
+    """A snapshot of the plan to be written (``planner.io.hallwrite``): taken now with ``take()``
+    or in slices with ``step()``; ``copy_records=False`` when nothing edits the plan meanwhile."""
+    return PlanSnapshot(doc, {"format": FORMAT_NAME, "version": FORMAT_VERSION}, copy_records)
 
 
 def dumps(doc: Document) -> str:
     """The document as .hall text (stable: same document, same bytes)."""
-    top: dict[str, Any] = {
-        "format": FORMAT_NAME,
-        "version": FORMAT_VERSION,
-        "meta": _record(doc.meta),
-        "basis": _float_record(doc.basis),
-        "outline": [list(p) for p in doc.outline],
-        "catalog": [_float_record(i) for i in sorted(doc.catalog.custom_items(), key=lambda i: i.key)],
-    }
-    for attr, _cls in COLLECTIONS.values():
-        top[attr] = list(map(_record, _in_id_order(getattr(doc, attr), attr)))
-    parts = ["{"]
-    keys = sorted(top)
-    for index, key in enumerate(keys):
-        comma = "," if index < len(keys) - 1 else ""
-        value = top[key]
-        if isinstance(value, list) and value and isinstance(value[0], dict):
-            parts.append(f" {_line(key)}: [")
-            parts.append(",\n".join(["  " + line for line in map(_line, value)]))
-            parts.append(f" ]{comma}")
-        else:
-            parts.append(f" {_line(key)}: {_line(value)}{comma}")
-    parts.append("}")
-    return "\n".join(parts) + "\n"
+    return "".join(pieces(snapshot(doc, copy_records=False).take()))
 
 
 def save(doc: Document, path: str | os.PathLike[str]) -> None:
@@ -143,7 +100,7 @@ def save(doc: Document, path: str | os.PathLike[str]) -> None:
     Raises ``HallSaveError`` (an OSError naming the path and the reason; a directory is refused)
     with the file at ``path`` as it was.
     """
-    write_atomic(path, dumps(doc).encode("utf-8"))
+    save_snapshot(snapshot(doc, copy_records=False).take(), path)
 
 
 # ----------------------------------------------------------------------- load

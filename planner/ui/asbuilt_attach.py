@@ -148,7 +148,7 @@ class VerifyDialog(QDialog):
         if self.job is not None:
             return
         with busy(self.window_ref, "Handing the plan to the check…"):
-            plan = plan_input(self.window_ref.session.doc)
+            plan = plan_input(self.window_ref.session)
         self.job = Job(run_verify, VerifyJob(plan, **{key: tuple(paths) for key, paths in self.inputs.items()}),
                        cleanup=[plan], parent=self)
         self.job.progressed.connect(lambda fraction, text: show_progress(self.progress, self.status, fraction, text))

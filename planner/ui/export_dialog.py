@@ -271,7 +271,7 @@ class ExportDialog(QDialog):
         target = os.path.abspath(path)
         staging = staging_folder(target)
         with busy(self, "Handing the plan to the export…"):  # 0.6 s at 98k cables: show why
-            plan = plan_input(self.window_ref.session.doc)
+            plan = plan_input(self.window_ref.session)
         staged = os.path.join(staging, os.path.basename(target))
         self.job = Job(run_export, ExportJob(plan, self.kind, staged, options), cleanup=[plan, staging], parent=self)
         self.job.progressed.connect(lambda fraction, text: show_progress(self.progress, self.status, fraction, text))

@@ -2,8 +2,9 @@
 
 Kept apart from the window so the rules are in one place: a bad file never replaces the open
 plan; any action that would drop unsaved changes asks first (Save / Discard / Cancel); saving
-is atomic with the target in place at every instant (``planner.io.save``, which refuses a
-folder as the target) and marks the undo stack clean; the recovery copy follows the plan (see
+is atomic with the target in place at every instant (``planner.io.atomic``, which refuses a
+folder as the target), runs in the background from a snapshot (``planner.ui.writer``: the
+window never freezes) and marks the undo stack clean; the recovery copy follows the plan (see
 ``planner.ui.recovery``).
 """
 
@@ -16,11 +17,13 @@ from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from planner.commands import AddObjects, Compound, SetOutline
-from planner.io import HallFileError, load, save
+from planner.io import HallFileError, load
+from planner.io.hallwrite import save_snapshot
 from planner.model.document import Document
 from planner.ui.busy import busy
 from planner.ui.dialogs.new_hall import NewHallDialog
 from planner.ui.recovery import Autosaver
+from planner.ui.writer import BackgroundWriter, take_snapshot
 
 if TYPE_CHECKING:
     from planner.ui.main_window import MainWindow
@@ -53,7 +56,12 @@ class FileController(QObject):
         # Set while a new hall waits for its outline to be drawn on the plan.
         self._new_hall_dialog: NewHallDialog | None = None
         window.plan_view.polygon_captured.connect(self._outline_captured)
-        self.autosaver = Autosaver(self.session, parent=self)
+        # Saves and recovery copies are written in one background thread, in the order asked for.
+        self.writer = BackgroundWriter(self)
+        self.autosaver = Autosaver(self.session, parent=self, writer=self.writer)
+        self._edits = 0  # edits so far: a save is clean only if none came while it was written
+        self.session.changed.connect(self._count_edit)
+        self.session.reset.connect(self._count_edit)
         self.autosaver.source = str(path) if path else None
         if path is not None:
             self._remember(path)
@@ -162,10 +170,17 @@ class FileController(QObject):
             path = path.with_name(path.name + ".hall")
         return self._write(path)
 
+    def _count_edit(self, _change: object = None) -> None:
+        self._edits += 1
+
     def _write(self, path: Path) -> bool:
+        """Save to ``path``: a snapshot now (in slices, the window live), then the text and the
+        disk in the background while the event loop runs; returns once the file is in place."""
         try:
             with busy(self.window, f"Saving {path.name}…"):
-                save(self.session.doc, path)
+                snap = take_snapshot(self.session.doc, self.session)
+                edits = self._edits
+                self.writer.run(snap, lambda s: save_snapshot(s, path))
         except OSError as exc:  # HallSaveError: a folder, a full disk, no permission …
             QMessageBox.critical(self.window, "Cannot save plan",
                                  f"{path} could not be written:\n\n{exc.strerror or exc}\n\n"
@@ -174,14 +189,19 @@ class FileController(QObject):
             return False
         self.path = path.resolve()
         self.autosaver.source = str(self.path)
-        self.session.undo_stack.setClean()
-        self.autosaver.discard()
+        if self._edits == edits:
+            self.session.undo_stack.setClean()
+            self.autosaver.discard()
+        else:  # edited while it was written: the file holds an earlier moment, no undo step is it
+            self.session.undo_stack.resetClean()
         self._remember(self.path)
         self.path_changed.emit()
         self.window.show_status(f"Saved {self.path}")
         return True
 
     def close_cleanly(self) -> None:
+        """The window closes: wait for writes under way (nothing is dropped), then clean up."""
+        self.writer.close()
         self.autosaver.close()
 
     # ----------------------------------------------------------- recent files

@@ -26,14 +26,18 @@ import os
 import shutil
 import signal
 import tempfile
+import threading
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QTimer, Signal, SignalInstance
 from PySide6.QtWidgets import QLabel, QProgressBar
 
-from planner.cli.worker import Report, child_main
-from planner.io import dumps
+from planner.cli.worker import PART_SUFFIX, Report, child_main
+from planner.io.hallwrite import PlanSnapshot, encoded, pieces
 from planner.model.document import Document
+from planner.ui.session import DocumentSession
+from planner.ui.writer import take_snapshot
 
 POLL_MS = 40
 #: How long a worker gets to stop after SIGTERM before it is killed (seconds).
@@ -41,12 +45,57 @@ STOP_GRACE = 2.0
 READY, RUNNING, ENDED = "ready", "running", "ended"
 
 
-def plan_input(doc: Document) -> str:
-    """The plan as a ``.hall`` file in the temporary folder: what a worker reads (remove it after)."""
-    fd, path = tempfile.mkstemp(prefix="hall-planner-job-", suffix=".hall")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(dumps(doc))
+#: Plan inputs still being written (path → True once given up: the job ended first), and the
+#: thread that writes them, one after another.
+_WRITING: dict[str, bool] = {}
+_WRITING_GUARD = threading.Lock()
+_INPUT_WRITER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hall-job-input")
+
+
+def plan_input(source: Document | DocumentSession) -> str:
+    """The path of the plan as a ``.hall`` file in the temporary folder: what a worker reads
+    (remove it after, with ``remove_input``; a job's ``cleanup`` does).
+
+    The window is not held up while it is written (0.6 s at 32,768 GPUs): the snapshot is taken
+    now (in slices when given the session, ``planner.ui.writer``), the text is written in a
+    background thread to ``<path>.part`` and renamed to the path when whole; the worker waits
+    for it (``planner.cli.worker.read_plan``), so a job can start at once."""
+    doc = source.doc if isinstance(source, DocumentSession) else source
+    snap = take_snapshot(doc, source if isinstance(source, DocumentSession) else None)
+    fd, part = tempfile.mkstemp(prefix="hall-planner-job-", suffix=".hall" + PART_SUFFIX)
+    os.close(fd)
+    path = part.removesuffix(PART_SUFFIX)
+    with _WRITING_GUARD:
+        _WRITING[path] = False
+    _INPUT_WRITER.submit(_write_input, snap, part, path)
     return path
+
+
+def _write_input(snap: PlanSnapshot, part: str, path: str) -> None:
+    """Background thread: the snapshot's text into ``part``, then renamed to ``path`` unless the
+    job has ended meanwhile (then removed). A failure removes ``part``: the worker reports it."""
+    try:
+        with open(part, "wb") as handle:
+            handle.writelines(encoded(pieces(snap)))
+        with _WRITING_GUARD:
+            if not _WRITING.pop(path, True):
+                os.replace(part, path)
+                return
+    except OSError:
+        with _WRITING_GUARD:
+            _WRITING.pop(path, None)
+    if os.path.lexists(part):
+        os.unlink(part)
+
+
+def remove_input(path: str) -> None:
+    """Remove a plan input, or stop it from appearing if it is still being written."""
+    with _WRITING_GUARD:
+        if path in _WRITING:
+            _WRITING[path] = True
+        for name in (path, path + PART_SUFFIX):
+            if os.path.lexists(name):
+                os.unlink(name)
 
 
 def exit_text(exitcode: int | None) -> str:
@@ -150,6 +199,8 @@ class Job(QObject):
                 kind, *rest = self._conn.recv()
                 if kind == "progress":
                     self.progressed.emit(*rest)
+                    if self.state != RUNNING:  # a progress handler cancelled the job: its pipe is closed
+                        return
                     continue
                 self._end(self.succeeded if kind == "done" else self.failed, *rest)
                 return
@@ -200,5 +251,5 @@ class Job(QObject):
         for path in self.cleanup:
             if os.path.isdir(path):
                 shutil.rmtree(path, ignore_errors=True)
-            elif os.path.lexists(path):
-                os.unlink(path)
+            else:
+                remove_input(path)  # a plain file, or a plan input maybe still being written

@@ -10,6 +10,7 @@ A clean exit, a save, or opening another plan removes the copy.
 from __future__ import annotations
 
 import json
+import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -18,14 +19,16 @@ from pathlib import Path
 
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer
 
-from planner.io import dumps, load
+from planner.io import load
+from planner.io.hallwrite import PlanSnapshot, encoded, pieces
 from planner.model.document import Document
 from planner.ui.session import DocumentSession
+from planner.ui.writer import BackgroundWriter, take_snapshot
 
 #: Seconds between recovery writes while the plan has unsaved changes.
 AUTOSAVE_INTERVAL_S = 30
-#: A write waits until the plan has been left alone this long, so that serialising a large plan
-#: (about 1 s at 32,768 GPUs) does not stall a drag in progress.
+#: A write waits until the plan has been left alone this long (its snapshot is taken on the GUI
+#: thread in slices, restarted by an edit; the text and the disk are a background thread's).
 AUTOSAVE_IDLE_S = 2.0
 
 
@@ -39,6 +42,14 @@ def _write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)
+
+
+def _write_beside(path: Path, snap: PlanSnapshot) -> Path:
+    """The snapshot's text in a temporary beside ``path`` (background thread); returns it."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as handle:
+        handle.writelines(encoded(pieces(snap)))
+    return tmp
 
 
 @dataclass
@@ -93,9 +104,14 @@ class Autosaver(QObject):
 
     def __init__(self, session: DocumentSession, directory: Path | None = None,
                  interval_s: float = AUTOSAVE_INTERVAL_S, idle_s: float = AUTOSAVE_IDLE_S,
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, writer: BackgroundWriter | None = None) -> None:
         super().__init__(parent)
         self.session = session
+        self.writer = writer if writer is not None else BackgroundWriter(self)
+        # A copy written in the background is renamed into place only if no discard came since
+        # its snapshot (the generation is unchanged): a discarded copy never comes back.
+        self._generation = 0
+        self._guard = threading.Lock()
         self.source: str | None = None
         folder = directory or recovery_dir()
         folder.mkdir(parents=True, exist_ok=True)
@@ -131,27 +147,50 @@ class Autosaver(QObject):
         if busy_for > 0:
             QTimer.singleShot(int(busy_for * 1000) + 1, self, self.write_if_needed)
             return False
-        self.write_now()
+        self.write_now(wait=False)
         return True
 
-    def write_now(self) -> None:
-        try:
-            _write_atomic(self.plan_path, dumps(self.session.doc))
-            stamp = datetime.now(UTC).astimezone().strftime("%Y-%m-%d %H:%M:%S")
-            _write_atomic(self._info_path, json.dumps({"source": self.source, "saved_at": stamp}))
-        except OSError:
-            return
-        self._pending = False
+    def write_now(self, wait: bool = True) -> None:
+        """Write the copy: a snapshot now, the file in the background; with ``wait``, return once
+        it is in place (the event loop runs meanwhile)."""
+        snap = take_snapshot(self.session.doc, self.session)
+        self._pending = False  # an edit from now on sets it again
+        stamp = datetime.now(UTC).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+        info = json.dumps({"source": self.source, "saved_at": stamp})
+        generation = self._generation
+
+        def work(snapshot: PlanSnapshot) -> None:
+            tmp = _write_beside(self.plan_path, snapshot)
+            with self._guard:
+                if generation != self._generation:
+                    tmp.unlink(missing_ok=True)
+                    return
+                tmp.replace(self.plan_path)
+                _write_atomic(self._info_path, info)
+
+        def failed(future: object) -> None:
+            if future.exception() is not None:  # type: ignore[attr-defined]
+                self._pending = True  # try again at the next tick
+        if wait:
+            try:
+                self.writer.run(snap, work)
+            except OSError:
+                self._pending = True
+        else:
+            self.writer.submit(snap, work, failed)
 
     def discard(self) -> None:
         """Remove the copy (the plan was saved, replaced, or the window closed cleanly)."""
         self._pending = False
-        self.plan_path.unlink(missing_ok=True)
-        self._info_path.unlink(missing_ok=True)
+        with self._guard:
+            self._generation += 1
+            self.plan_path.unlink(missing_ok=True)
+            self._info_path.unlink(missing_ok=True)
 
     def close(self) -> None:
         """Clean exit: remove the copy and release the lock."""
         self._timer.stop()
+        self.writer.wait_all()
         self.discard()
         self._lock.unlock()
 

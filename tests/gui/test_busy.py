@@ -26,7 +26,7 @@ def test_open_save_and_recompute_show_that_they_are_working(make_window, example
     save(example_doc, path)
     seen: list = []
     _spy(monkeypatch, files, "load", window, seen)
-    _spy(monkeypatch, files, "save", window, seen)
+    _spy(monkeypatch, files, "take_snapshot", window, seen)  # the GUI thread's part of a save
     _spy(monkeypatch, fabric_attach, "recompute_lengths", window, seen)
     assert window.files.open_path(path, ask=False)
     assert window.files.save()
