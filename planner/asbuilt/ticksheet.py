@@ -22,6 +22,7 @@ from planner.asbuilt.states import set_states_command
 from planner.commands.base import SetFields
 from planner.commands.checks import Refusal
 from planner.commands.edits import plural
+from planner.io.cells import unneutralise
 from planner.io.discovery.records import read_text
 from planner.model.document import Document
 from planner.model.labels import cable_label
@@ -34,8 +35,6 @@ UNTICKED = frozenset({"", "-", "–", "n", "no", "0", "false", "☐"})
 #: Cables in these states keep them whatever the sheet says.
 KEPT_STATES = ("verified", "faulty")
 _ORDER = {"planned": 0, "run": 1, "labelled": 2, "tested": 3}
-#: How a spreadsheet export neutralises a cell that starts like a formula (``sheet_text``).
-_NEUTRALISED = ("'=", "'+", "'-", "'@", "'\t", "'\r")
 
 
 class TickSheetError(Refusal):
@@ -69,7 +68,7 @@ def tick_sheet_command(doc: Document, path: str | os.PathLike[str]) -> TickSheet
     """The sheet at ``path`` as one undoable step. TickSheetError (file, line) for a sheet that
     cannot be read: not CSV, no ``label`` or tick column, a cell that is neither tick nor blank,
     one label on two rows."""
-    name, text = read_text(path, TickSheetError)
+    name, text = read_text(path, TickSheetError, kind="tick sheet")
     return ticks_command(doc, read_ticks(text, name))
 
 
@@ -122,7 +121,7 @@ def ticks_command(doc: Document, rows: dict[str, tuple[str, int]]) -> TickSheetC
     unchanged = kept = 0
     for label, (state, _line) in rows.items():
         link_ids = by_label.get(label)
-        if link_ids is None and label.startswith(_NEUTRALISED):
+        if link_ids is None and unneutralise(label) != label:  # a cell sheet_text neutralised
             link_ids = by_label.get(label[1:])
         if link_ids is None:
             unknown.append(label)

@@ -28,7 +28,16 @@ from planner.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, say
 from planner.commands import History, Refusal
 from planner.commands.underlays import add_underlay, origin_for, outline_from_drawing, stored_path
 from planner.io import save
-from planner.io.dxf import Drawing, DxfError, Hall, metres_per_unit, north_west, pick_hall, read_dxf
+from planner.io.dxf import (
+    Drawing,
+    DxfError,
+    Hall,
+    check_hall_size,
+    metres_per_unit,
+    north_west,
+    pick_hall,
+    read_dxf,
+)
 from planner.layout.templates import TEMPLATES, TemplateError, build_template
 from planner.model.bounds import NOTES
 from planner.model.document import Document
@@ -127,6 +136,7 @@ def run_from_dxf(args: argparse.Namespace) -> int:
         drawing = read_dxf(source)
         scale, units_note = metres_per_unit(drawing, args.units)
         hall = pick_hall(drawing, args.outline_layer, args.column_layer, args.zone_layer, args.door_layer)
+        check_hall_size(hall, scale, str(source))
     except DxfError as exc:
         say(str(exc))
         return EXIT_UNREADABLE
@@ -192,6 +202,9 @@ def _report(drawing: Drawing, hall: Hall, units_note: str, scale: float, columns
     print(f"Outline: {hall.outline_how}: {len(hall.outline.points)} corners, {(x1 - x0) * scale:.3f} × "
           f"{depth:.3f} m; its north-west corner ({x0:g}, {y1:g} in the drawing) is the plan's (0, 0)")
     outside = f"; {hall.columns_outside} outside the outline left out" if hall.columns_outside else ""
+    for (layer, why), count in sorted(drawing.left_out.items()):
+        if layer in hall.column_layers:
+            outside += f"; {count} column{'s' if count != 1 else ''} {why} left out (layer {layer})"
     if hall.column_layers:
         print(f"Columns: {columns} from layer{'s' if len(hall.column_layers) != 1 else ''} "
               f"{', '.join(hall.column_layers)} ({hall.columns_how}){outside}")

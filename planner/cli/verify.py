@@ -12,16 +12,23 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 
 from planner.asbuilt.verify import Verification, read_discovery, update_command, verify
 from planner.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, load_or_exit, say
 from planner.commands.base import History
 from planner.export.common import ExportOptions, write_atomic
+from planner.export.sheet_text import terminal_text
 from planner.export.verify_report import summary_lines, write_verify_csv, write_verify_pdf
 from planner.io import save
 from planner.io.discovery import DiscoveryError
 
 REPORT_SUFFIXES = (".pdf", ".csv")
+#: What json.dumps(ensure_ascii=False) leaves raw and a terminal would act on: DEL, the C1
+#: controls (U+009B is CSI), the line and paragraph separators, the bidi controls and lone
+#: surrogates. They can only stand inside JSON strings, so writing each as \uXXXX keeps the JSON
+#: the same value (C0 controls json.dumps escapes itself).
+_JSON_RAW = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -56,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         discovery = read_discovery(doc, links=args.links, ibnetdiscover=args.ibnetdiscover, lldp=args.lldp)
     except DiscoveryError as exc:
-        say(str(exc))
+        say(terminal_text(str(exc)))
         return EXIT_UNREADABLE
     result = verify(doc, discovery)
     if args.output:
@@ -74,19 +81,20 @@ def run(args: argparse.Namespace) -> int:
         save(doc, args.file)
     if args.json:
         # compact: the C encoder (an indent falls back to pure Python, 1.5 s for 98k cables)
-        print(json.dumps(result.as_json(), ensure_ascii=False, separators=(",", ":")))
+        text = json.dumps(result.as_json(), ensure_ascii=False, separators=(",", ":"))
+        print(_JSON_RAW.sub(lambda found: f"\\u{ord(found.group()):04x}", text))
     else:
         _print(result)
     for conflict in result.conflicts:
-        say(f"warning: {conflict}")
+        say(terminal_text(f"warning: {conflict}"))
     return EXIT_OK if result.as_planned else EXIT_FINDINGS
 
 
 def _print(result: Verification) -> None:
     """The fixes in walk order, the names that matched nothing, then the figures."""
     for fix in result.fixes():
-        print(f"{fix.rack or '-':<8} {fix.text}")
+        print(terminal_text(f"{fix.rack or '-':<8} {fix.text}"))
     if result.unknown_names:
-        print(f"not in the plan: {', '.join(result.unknown_names)}")
+        print(terminal_text(f"not in the plan: {', '.join(result.unknown_names)}"))
     for line in summary_lines(result):
-        print(line)
+        print(terminal_text(line))

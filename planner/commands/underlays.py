@@ -237,16 +237,19 @@ def outline_from_drawing(doc: Document, under: Underlay, drawing: Drawing, outli
         (x1, y1), (x2, y2) = ends
         new.append(Door(id=doc.new_id("door"), name=name, x1=x1, y1=y1, x2=x2, y2=y2))
         doors.append(ends)
-    existing = [(_centre(o.polygon), polygon_area(o.polygon)) for o in doc.obstacles.values()]
+    existing = _ShapeIndex([o.polygon for o in doc.obstacles.values()])
     names = {o.name for o in doc.obstacles.values()}
+    number = 1  # the names are taken in order: count on from the last (unique_name from 1 is quadratic)
     for shape in hall.columns:
         polygon = _placed(under, shape.points)
-        if _same_shape(polygon, existing):
+        if existing.holds(polygon):
             continue
-        name = doc.unique_name(names, "C")
+        while f"C{number:02d}" in names:
+            number += 1
+        name = f"C{number:02d}"
         names.add(name)
         new.append(Obstacle(id=doc.new_id("obs"), name=name, kind="column", polygon=polygon))
-        existing.append((_centre(polygon), polygon_area(polygon)))
+        existing.add(polygon)
     if new:
         children.append(AddObjects(new, text="Add columns"))
     columns = sum(isinstance(o, Obstacle) for o in new)
@@ -264,6 +267,29 @@ def _same_shape(polygon: list[Point], existing: list[tuple[Point, float]]) -> bo
     centre, area = _centre(polygon), polygon_area(polygon)
     return any(math.dist(centre, c) <= SAME_CENTRE_M and abs(area - a) <= SAME_AREA * max(area, a)
                for c, a in existing)
+
+
+class _ShapeIndex:
+    """``_same_shape`` for many shapes: (centre, area) in a grid of SAME_CENTRE_M cells, so a
+    look-up checks the 3 × 3 cells around a centre, not every shape (20,000 columns: linear)."""
+
+    def __init__(self, polygons: list[list[Point]]) -> None:
+        self.cells: dict[tuple[int, int], list[tuple[Point, float]]] = {}
+        for polygon in polygons:
+            self.add(polygon)
+
+    @staticmethod
+    def _cell(centre: Point) -> tuple[int, int]:
+        return math.floor(centre[0] / SAME_CENTRE_M), math.floor(centre[1] / SAME_CENTRE_M)
+
+    def add(self, polygon: list[Point]) -> None:
+        centre = _centre(polygon)
+        self.cells.setdefault(self._cell(centre), []).append((centre, polygon_area(polygon)))
+
+    def holds(self, polygon: list[Point]) -> bool:
+        i, j = self._cell(_centre(polygon))
+        near = [entry for di in (-1, 0, 1) for dj in (-1, 0, 1) for entry in self.cells.get((i + di, j + dj), ())]
+        return bool(near) and _same_shape(polygon, near)
 
 
 def _same_ends(ends: list[Point], other: list[Point]) -> bool:

@@ -39,9 +39,11 @@ from reportlab.pdfgen.canvas import Canvas
 from planner.export.bidi import paragraph_level, visual
 from planner.export.fonts import FONT, FONT_BOLD, FONT_CJK, FONT_HANGUL, register_fonts, text_runs
 from planner.export.plain_text import PlainFont
+from planner.export.sheet_text import FORMULA_STARTS, clean_text, sheet_text, starts_like_formula
 from planner.model.document import Document
 
-__all__ = ["FONT", "FONT_BOLD", "FONT_CJK", "FONT_HANGUL", "register_fonts", "text_runs"]
+__all__ = ["FONT", "FONT_BOLD", "FONT_CJK", "FONT_HANGUL", "FORMULA_STARTS", "clean_text", "register_fonts",
+           "sheet_text", "starts_like_formula", "text_runs"]
 
 PAPER_SIZES: dict[str, tuple[float, float]] = {"A4": A4, "Letter": LETTER}
 MM = 72.0 / 25.4
@@ -53,8 +55,6 @@ MAX_LINE_CHARS = 400
 MIN_FONT_SIZE = 5.0
 #: Excel keeps at most this many characters in a cell (and reports the file damaged beyond it).
 XLSX_MAX_CHARS = 32_767
-#: Characters that start a formula in Excel, LibreOffice or Google Sheets (OWASP CSV injection).
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 #: Rail colours with line patterns and numbers, so a cable's rail reads in grey too.
 RAIL_STYLES: dict[int, tuple[str, tuple[float, ...]]] = {
@@ -68,34 +68,9 @@ RAIL_STYLES: dict[int, tuple[str, tuple[float, ...]]] = {
     8: ("#7f7f7f", (10, 2, 2, 2, 2, 2)),
 }
 
-#: C0 controls but tab, LF and CR; DEL and the C1 controls; lone surrogates; U+FFFE and U+FFFF.
-#: XML 1.0 (SVG, XLSX) forbids most of them, and in a PDF or on a terminal they print as boxes or act.
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 _LINE_BREAKS = re.compile("[\t\n\r\u2028\u2029]")
 _SPACE = re.compile(" +")
 _PARAGRAPHS = re.compile("\r\n|[\n\r\u2028\u2029]")
-
-
-def clean_text(text: str) -> str:
-    """User text safe for every export: each control character becomes U+FFFD (�), visibly.
-
-    Tab, line feed and carriage return stay (cells may hold them; one-line fields turn them
-    into spaces). Applied by every export to every piece of user text it writes.
-    """
-    return _CONTROL.sub("\ufffd", text) if _CONTROL.search(text) else text
-
-
-def sheet_text(value: object) -> object:
-    """A CSV cell: numbers as they are; text cleaned, and neutralised with a leading ``'`` when it
-    starts like a formula (``= + - @``, tab or CR), so a spreadsheet shows it as text.
-
-    Reading the CSV back gives ``'`` + the typed text for those cells and the typed text for
-    every other.
-    """
-    if not isinstance(value, str):
-        return value
-    text = clean_text(value)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def clip(text: str, limit: int) -> str:

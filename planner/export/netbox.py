@@ -41,7 +41,7 @@ from pathlib import Path
 
 import yaml
 
-from planner.export.common import ExportOptions, clean_text, sheet_text
+from planner.export.common import ExportOptions, clean_text, sheet_text, starts_like_formula
 from planner.export.netbox_types import device_type
 from planner.io.netbox_names import (
     CABLE_COLUMNS,
@@ -49,7 +49,6 @@ from planner.io.netbox_names import (
     DESCRIPTION_MAX,
     DEVICE_COLUMNS,
     DEVICE_NAME_MAX,
-    FORMULA_STARTS,
     INTERFACE_END,
     LOCATION_COLUMNS,
     MANUFACTURER_COLUMNS,
@@ -87,7 +86,7 @@ class _Names:
 
     def cell(self, text: str) -> str:
         value = str(sheet_text(text))
-        if value != text and text.startswith(FORMULA_STARTS):
+        if value != text and starts_like_formula(text):
             self.neutralised.add(text)
         return value
 

@@ -26,12 +26,12 @@ from openpyxl.utils import get_column_letter
 
 from planner.asbuilt.ticksheet import TICK_COLUMNS, ticks_of_state
 from planner.export.common import (
-    FORMULA_STARTS,
     XLSX_MAX_CHARS,
     ExportOptions,
     clean_text,
     clip,
     sheet_text,
+    starts_like_formula,
 )
 from planner.export.install import InstallInfo
 from planner.model.document import Document, natural_key
@@ -174,7 +174,7 @@ def _xlsx_cell(sheet: object, value: object) -> object:
     text = clip(clean_text(value), XLSX_MAX_CHARS)
     if "\r" in text:  # XML reads a CR back as LF anyway; write what will be read
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if not text.startswith(FORMULA_STARTS):
+    if not starts_like_formula(text):
         return text
     cell = WriteOnlyCell(sheet, value=text)
     cell.data_type = "s"

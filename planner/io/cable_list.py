@@ -34,6 +34,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from planner.io.cells import unneutralise
 from planner.io.discovery.records import read_text
 
 #: The largest real hall: 131,072 GPUs on 16,384 nodes is ~400k cables (131k node-leaf, as many
@@ -47,8 +48,6 @@ MAX_ROWS = 1_000_000
 MAX_COLUMNS = 256
 #: Rows above the header that may hold a title or an "A side / Z side" band.
 HEADER_SEARCH = 5
-#: A cell the planner's own spreadsheet export neutralised (``export.common.sheet_text``).
-_NEUTRALISED = ("'=", "'+", "'-", "'@", "'\t", "'\r")
 _NON_NAME = re.compile(r"[^0-9a-z]+")
 #: Column names (normalised) → field; cables-csv and UFM P2P spellings.
 ALIASES = {
@@ -124,13 +123,12 @@ def read_cable_list(path: str | os.PathLike[str]) -> CableList:
     if size > MAX_BYTES:
         raise CableListError(name, 0, f"{size / 1024 / 1024:,.0f} MB is too large for a cable list (at most "
                              f"{MAX_BYTES // 1024 // 1024} MB: the full schedule of a 131k-GPU hall is ~120 MB)")
-    name, text = read_text(name, CableListError)
+    name, text = read_text(name, CableListError, kind="cable list")
     return parse_cable_list(text, name)
 
 
 def _cell(text: str) -> str:
-    text = text.strip()
-    return text[1:] if text.startswith(_NEUTRALISED) else text
+    return unneutralise(text.strip())  # a cell the planner's own export neutralised (sheet_text)
 
 
 def _header(cells: list[str], row: int, name: str) -> dict[str, int] | None:

@@ -58,6 +58,20 @@ SHAPE_TOLERANCE = 1e-5
 SKETCH_TOLERANCE = 2e-4
 #: Blocks inside blocks are exploded this deep (a drawing that nests deeper is unusual).
 MAX_BLOCK_DEPTH = 4
+#: No real drawing has a shape beyond this many units from its origin: 10 km (the most a plan
+#: holds) in ångström, the smallest unit $INSUNITS offers, is 1e14. A block inserted at scale 1e300
+#: or a vertex of 1e308 is damage, refused with the entity's handle rather than left to GEOS.
+MAX_COORDINATE = 1e15
+#: The smallest hall ``new --from-dxf`` takes: 2 m on its shorter side and 4 m². One rack (1.2 m
+#: deep) with room to open its door and stand in front (0.8 m; NEC 110.26 asks 0.9 m of working
+#: space) is 2 m; anything smaller is a drawing in the wrong units (a 1 µm hall), not a room.
+MIN_HALL_SIDE_M = 2.0
+MIN_HALL_AREA_M2 = 4.0
+#: Why a shape on a layer was left out (counted per layer, reported by ``new --from-dxf``).
+NON_POSITIVE_RADIUS = "with a radius of zero or less"
+#: id of an exploded block part → the handle of the top-level INSERT it came from (for messages).
+_INSERTS: dict[int, str] = {}
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _SHAPE_TYPES = ("LWPOLYLINE", "POLYLINE", "CIRCLE")
 _SEGMENT_TYPES = ("LINE", "LWPOLYLINE", "POLYLINE")
 _SKETCH_TYPES = ("LINE", "LWPOLYLINE", "POLYLINE", "ARC", "CIRCLE", "ELLIPSE", "SPLINE")
@@ -65,6 +79,26 @@ _SKETCH_TYPES = ("LINE", "LWPOLYLINE", "POLYLINE", "ARC", "CIRCLE", "ELLIPSE", "
 
 class DxfError(ValueError):
     """The drawing cannot be read or used as asked; the message is one line for the user."""
+
+
+class _BadGeometry(Exception):
+    """An entity whose coordinates are not finite or beyond MAX_COORDINATE (message: which)."""
+
+
+def clean_name(name: str) -> str:
+    """A layer name as it can be printed and saved: bytes that were not text (read by ezdxf as
+    lone surrogates, e.g. FF FE), control and bidi characters each become U+FFFD."""
+    return _UNPRINTABLE.sub("\ufffd", name) if _UNPRINTABLE.search(name) else name
+
+
+def _check_points(entity: Any, layer: str, points: Iterable[tuple[float, ...]]) -> None:
+    for point in points:
+        for value in point:
+            if not math.isfinite(value) or abs(value) > MAX_COORDINATE:
+                handle = entity.dxf.get("handle")
+                where = f"#{handle}" if handle else f"in a block inserted by INSERT #{_INSERTS.get(id(entity), '?')}"
+                raise _BadGeometry(f"{entity.dxftype()} {where} on layer {layer!r} has a coordinate "
+                                   f"{value:g}: not a finite number up to {MAX_COORDINATE:g} drawing units")
 
 
 @dataclass
@@ -118,6 +152,8 @@ class Drawing:
     lines: list[list[Point]] = field(default_factory=list)
     texts: list[Text] = field(default_factory=list)
     extents: tuple[float, float, float, float] | None = None
+    #: Shapes left out, by (layer, why) (a circle of radius 0 or less).
+    left_out: Counter[tuple[str, str]] = field(default_factory=Counter)
 
     def layer_named(self, name: str) -> str | None:
         """The layer's own spelling (DXF layer names are case-insensitive), or None."""
@@ -162,32 +198,47 @@ def read_dxf(path: str | Path, sketch: bool = False) -> Drawing:
         raise DxfError(f"cannot read {name}: {reason}") from None
     except (ezdxf.DXFError, ValueError, UnicodeError) as exc:
         raise DxfError(f"{name} is not a DXF drawing ezdxf can read: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
-    counts: Counter[str] = Counter({layer.dxf.name: 0 for layer in doc.layers})
+    counts: Counter[str] = Counter({clean_name(layer.dxf.name): 0 for layer in doc.layers})
     entities = list(_exploded(doc.modelspace(), counts))
     layers = dict(sorted(counts.items(), key=lambda item: item[0].casefold()))
-    extents = _extents(e for _layer, e in entities)
-    size = math.hypot(extents[2] - extents[0], extents[3] - extents[1]) if extents else 1.0
-    shapes = [shape for layer, entity in entities if entity.dxftype() in _SHAPE_TYPES
-              for shape in _shape(layer, entity, size * SHAPE_TOLERANCE)]
-    segments = [segment for layer, entity in entities if entity.dxftype() in _SEGMENT_TYPES
-                for segment in _segment(layer, entity, size * SHAPE_TOLERANCE)]
-    drawing = Drawing(name, int(doc.header.get("$INSUNITS", 0) or 0), layers, shapes, segments, extents=extents)
+    left_out: Counter[tuple[str, str]] = Counter()
+    try:
+        for layer, entity in entities:
+            if entity.dxftype() in _SHAPE_TYPES + _SEGMENT_TYPES:
+                _check_entity(entity, layer)
+        extents = _extents(e for _layer, e in entities)
+        if extents and not all(math.isfinite(v) and abs(v) <= MAX_COORDINATE for v in extents):
+            extents = None  # a text or arc far out: not the drawing's size
+        size = math.hypot(extents[2] - extents[0], extents[3] - extents[1]) if extents else 1.0
+        shapes = [shape for layer, entity in entities if entity.dxftype() in _SHAPE_TYPES
+                  for shape in _shape(layer, entity, size * SHAPE_TOLERANCE, left_out)]
+        segments = [segment for layer, entity in entities if entity.dxftype() in _SEGMENT_TYPES
+                    for segment in _segment(layer, entity, size * SHAPE_TOLERANCE)]
+    except _BadGeometry as exc:
+        raise DxfError(f"{name}: {exc}") from None
+    drawing = Drawing(name, int(doc.header.get("$INSUNITS", 0) or 0), layers, shapes, segments, extents=extents,
+                      left_out=left_out)
     if sketch:
         _sketch(drawing, [e for _layer, e in entities], size * SKETCH_TOLERANCE)
     return drawing
 
 
 def _exploded(layout: Iterable[Any], counts: Counter[str], depth: int = 0,
-              layer: str | None = None) -> Iterator[tuple[str, Any]]:
+              layer: str | None = None, insert: str = "") -> Iterator[tuple[str, Any]]:
     """(layer, entity) for every entity, blocks exploded; top-level entities counted per layer."""
+    if depth == 0:
+        _INSERTS.clear()
     for entity in layout:
-        own = entity.dxf.get("layer", "0")
+        if depth:
+            _INSERTS[id(entity)] = insert
+        own = clean_name(entity.dxf.get("layer", "0"))
         effective = layer if layer is not None and own == "0" else own
         if depth == 0:
             counts[own] += 1
         if entity.dxftype() == "INSERT":
             if depth < MAX_BLOCK_DEPTH:
-                yield from _exploded(_block_parts(entity), counts, depth + 1, effective)
+                yield from _exploded(_block_parts(entity), counts, depth + 1, effective,
+                                     insert or entity.dxf.get("handle", "?"))
             continue
         yield effective, entity
 
@@ -219,12 +270,33 @@ def _dedupe(points: list[Point]) -> list[Point]:
     return out
 
 
-def _shape(layer: str, entity: Any, tolerance: float) -> list[Shape]:
-    """The entity as a closed Shape, or nothing when it is open (or a polyface mesh)."""
+def _check_entity(entity: Any, layer: str) -> None:
+    """_BadGeometry for a shape or segment whose own coordinates are not finite or too far out
+    (before flattening, which would drop a NaN vertex and turn a rectangle into a triangle)."""
+    kind = entity.dxftype()
+    try:
+        if kind == "CIRCLE":
+            points: list[tuple[float, ...]] = [tuple(entity.dxf.center)[:2] + (entity.dxf.radius,)]
+        elif kind == "LINE":
+            points = [tuple(entity.dxf.start)[:2], tuple(entity.dxf.end)[:2]]
+        elif kind == "LWPOLYLINE":
+            points = [tuple(p[:2]) for p in entity.get_points("xyb")]
+        else:
+            points = [tuple(v.dxf.location)[:2] for v in entity.vertices]
+    except (AttributeError, TypeError, ValueError):
+        return
+    _check_points(entity, layer, points)
+
+
+def _shape(layer: str, entity: Any, tolerance: float, left_out: Counter[tuple[str, str]] | None = None) -> list[Shape]:
+    """The entity as a closed Shape, or nothing when it is open (or a polyface mesh); a circle of
+    radius 0 or less is counted in ``left_out``."""
     kind = entity.dxftype()
     if kind == "CIRCLE":
         cx, cy, r = entity.dxf.center.x, entity.dxf.center.y, entity.dxf.radius
         if r <= 0:
+            if left_out is not None:
+                left_out[(layer, NON_POSITIVE_RADIUS)] += 1
             return []
         step = 2 * math.pi / CIRCLE_SIDES
         return [Shape(layer, "circle", [(cx + r * math.cos(k * step), cy + r * math.sin(k * step))
@@ -274,7 +346,7 @@ def _sketch(drawing: Drawing, entities: list[Any], tolerance: float) -> None:
             points = _path_points(entity, tolerance)
             if kind == "CIRCLE" and points:
                 points.append(points[0])
-            if len(points) >= 2:
+            if len(points) >= 2 and all(math.isfinite(c) and abs(c) <= MAX_COORDINATE for p in points for c in p):
                 drawing.lines.append(points)
         elif kind in ("TEXT", "MTEXT"):
             text = _text(entity)
@@ -383,14 +455,20 @@ def pick_hall(drawing: Drawing, outline_layer: str | None = None, column_layer: 
     """Outline, columns and, from the layers named for them, zones and doors (module docstring);
     columns and zones that do not touch the outline are counted (``columns_outside``,
     ``zones_outside``) and left out."""
+    import shapely
     from shapely.geometry import Polygon
 
     layers, columns_how = column_layers(drawing, column_layer)
     outline, outline_how = pick_outline(drawing, outline_layer, exclude=layers)
     hall = Polygon(outline.points).buffer(0)
+    shapely.prepare(hall)  # one prepared outline against every shape: linear in the shapes
 
     def touching(shapes: list[Shape]) -> list[Shape]:
-        return [s for s in shapes if s is not outline and hall.intersects(Polygon(s.points).buffer(0))]
+        shapes = [s for s in shapes if s is not outline]
+        if not shapes:
+            return []
+        polygons = shapely.make_valid([Polygon(s.points) for s in shapes])
+        return [s for s, hit in zip(shapes, shapely.intersects(hall, polygons), strict=True) if hit]
 
     candidates = [s for s in drawing.shapes if s.layer in layers and s is not outline]
     inside = touching(candidates)
@@ -400,6 +478,16 @@ def pick_hall(drawing: Drawing, outline_layer: str | None = None, column_layer: 
     return Hall(outline, outline_how, inside, layers, columns_how, len(candidates) - len(inside),
                 zones_inside, zones[0].layer if zones else None, len(zones) - len(zones_inside),
                 doors, doors[0].layer if doors else None)
+
+
+def check_hall_size(hall: Hall, metres: float, path: str) -> None:
+    """DxfError for an outline smaller than a room (MIN_HALL_SIDE_M, MIN_HALL_AREA_M2)."""
+    x0, y0, x1, y1 = hall.outline.bounds()
+    width, depth, area = (x1 - x0) * metres, (y1 - y0) * metres, hall.outline.area * metres * metres
+    if min(width, depth) < MIN_HALL_SIDE_M or area < MIN_HALL_AREA_M2:
+        raise DxfError(f"{path}: the hall outline (layer {hall.outline.layer}) is {width:.3g} × {depth:.3g} m, "
+                       f"{area:.3g} m²; a hall is at least {MIN_HALL_SIDE_M:g} m across and {MIN_HALL_AREA_M2:g} m² "
+                       "(are the units right?)")
 
 
 def north_west(shape: Shape) -> Point:

@@ -13,17 +13,24 @@ from planner.model.catalog import ETHERNET, INFINIBAND, SWITCH
 from planner.model.labels import SEPARATOR
 
 
+def _listed(data: dict[str, Any], key: str) -> list[Any]:
+    """A collection as the migration may walk it: anything but a list is left for the schema to
+    refuse with its path (a migration must not be the step that crashes on a malformed file)."""
+    value = data.get(key)
+    return value if isinstance(value, list) else []
+
+
 def _derived_labels(data: dict[str, Any]) -> dict[str, Any]:
     """Version 2: ``Link.label`` holds only a typed label. Version 1 stored every label, so one
     equal to what its ends give is dropped (it is derived again, and now follows its ends); one
     that differs stays as typed, and N10 says when it no longer names its ends."""
-    racks = {r.get("id"): r.get("name") for r in data.get("racks") or () if isinstance(r, dict)}
+    racks = {r.get("id"): r.get("name") for r in _listed(data, "racks") if isinstance(r, dict)}
     ends = {}
-    for device in data.get("devices") or ():
+    for device in _listed(data, "devices"):
         if isinstance(device, dict) and isinstance(device.get("u"), int):
             ends[device.get("id")] = (racks.get(device.get("rack"), device.get("rack")), device.get("u"),
                                       device.get("name"))
-    for link in data.get("links") or ():
+    for link in _listed(data, "links"):
         if not isinstance(link, dict) or not link.get("label"):
             continue
         a, b = ends.get(link.get("a_device")), ends.get(link.get("b_device"))
@@ -41,7 +48,7 @@ def _switch_protocols(data: dict[str, Any]) -> dict[str, Any]:
     plan's fabric kind says (the design basis was the only place the protocol was written)."""
     basis = data.get("basis")
     kind = basis.get("fabric_kind") if isinstance(basis, dict) else None
-    for item in data.get("catalog") or ():
+    for item in _listed(data, "catalog"):
         if isinstance(item, dict) and item.get("kind") == SWITCH and not item.get("protocol"):
             item["protocol"] = INFINIBAND if kind in (None, INFINIBAND) else ETHERNET  # as the routers read it
     return data

@@ -36,8 +36,8 @@ from planner.io.netbox_catalog import (
     NetBoxType,
     RackShape,
     custom_type,
+    load_device_types,
     match_catalogue,
-    parse_device_type,
     rack_type,
 )
 from planner.io.netbox_layout import hall_outline, hang_busbar, place_rows, rows_by_name
@@ -76,6 +76,11 @@ from planner.model.objects import (
 _TIERS = {frozenset({"node", "leaf"}): TIER_NODE_LEAF, frozenset({"leaf", "spine"}): TIER_LEAF_SPINE,
           frozenset({"spine", "core"}): TIER_SPINE_CORE}
 Row = tuple[str, dict[str, str]]
+
+
+#: The largest CSV of a set that is read (refused before reading). The largest is cables.csv:
+#: a 131,072-GPU hall has about 393k cables at ~250 bytes a row, about 100 MB.
+MAX_CSV_BYTES = 256 << 20
 
 
 class NetBoxReadError(ValueError):
@@ -181,6 +186,9 @@ class _Reader:
             if optional:
                 return []
             raise NetBoxReadError(str(path), "missing (a NetBox set needs racks.csv, devices.csv and device-types/)")
+        if path.stat().st_size > MAX_CSV_BYTES:
+            raise NetBoxReadError(str(path), f"{path.stat().st_size >> 20:,} MB is too large for a NetBox CSV "
+                                  f"(at most {MAX_CSV_BYTES >> 20} MB)")
         try:
             with open(path, encoding="utf-8-sig", newline="") as handle:
                 reader = csv.reader(handle)
@@ -193,6 +201,8 @@ class _Reader:
                         for number, values in enumerate(reader, start=1) if any(v.strip() for v in values)]
         except UnicodeDecodeError:
             raise NetBoxReadError(str(path), "not UTF-8 text") from None
+        except OSError as exc:
+            raise NetBoxReadError(str(path), f"cannot read: {exc.strerror or exc}") from None
         except csv.Error as exc:
             raise NetBoxReadError(str(path), f"not CSV ({exc})") from None
 
@@ -204,12 +214,13 @@ class _Reader:
         parsed = []
         for path in files:
             try:
-                documents = [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d is not None]
-                parsed += [parse_device_type(d) for d in documents]
-            except (yaml.YAMLError, UnicodeDecodeError) as exc:
-                raise NetBoxReadError(str(path), f"not YAML ({str(exc).splitlines()[0]})") from None
+                parsed += load_device_types(path)
+            except OSError as exc:
+                raise NetBoxReadError(str(path), f"cannot read: {exc.strerror or exc}") from None
             except DeviceTypeError as exc:
                 raise NetBoxReadError(str(path), str(exc)) from None
+            except (yaml.YAMLError, ValueError, RecursionError) as exc:  # ValueError: 2024-02-30, a 5,000-digit int
+                raise NetBoxReadError(str(path), f"not YAML ({(str(exc) or type(exc).__name__).splitlines()[0]})") from None
         match_catalogue(self.catalog, parsed)
         for netbox_type in parsed:
             self.types[(netbox_type.manufacturer.casefold(), netbox_type.model.casefold())] = netbox_type

@@ -20,6 +20,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from planner.io.netbox_names import (
     DEFAULT_MANUFACTURER,
@@ -38,6 +39,18 @@ DIMENSION_UNITS_MM = {"mm": 1.0, "in": 25.4}
 _TWIN = re.compile(r"^(\d+)/(\d+)$")
 #: A custom type's source note keeps this much of the YAML's comments (the format allows 10,000).
 SOURCE_MAX = 2_000
+#: A device-type YAML larger than this is refused before it is parsed. The largest in
+#: netbox-community/devicetype-library are modular chassis with about a thousand interfaces and
+#: console and power ports, about 150 KB; 4 MB is over 25 times that (and parses in well under a
+#: second with libyaml, where 300 MB took minutes and 800 MB of memory).
+MAX_YAML_BYTES = 4 << 20
+#: Lists and mappings nest two deep in the schema (``interfaces: [{name: …}]``); past this it is
+#: not a device type, and PyYAML's composer (Python or libyaml's, which does not check its depth
+#: at all) would recurse once per level. Counted on the event stream, which does not recurse.
+MAX_YAML_DEPTH = 32
+#: Keys whose value must be a list of mappings (devicetype-library schema, components).
+_LIST_KEYS = ("interfaces", "power-ports", "console-ports", "console-server-ports", "power-outlets",
+              "front-ports", "rear-ports", "module-bays", "device-bays", "inventory-items")
 
 
 class DeviceTypeError(ValueError):
@@ -81,24 +94,65 @@ def _text(data: dict, key: str, required: bool = True) -> str:
     return value.strip()
 
 
+def load_device_types(path: Path) -> list[NetBoxType]:
+    """Every device type in one YAML file; DeviceTypeError (one line, the key or line) for a file
+    too large, nested too deep, not YAML or not shaped like a device type."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    size = path.stat().st_size
+    if size > MAX_YAML_BYTES:
+        raise DeviceTypeError(f"{size / (1 << 20):,.0f} MB is too large for a device-type YAML (at most "
+                              f"{MAX_YAML_BYTES >> 20} MB; the largest in devicetype-library is about 150 KB)")
+    text = path.read_text(encoding="utf-8")
+    depth = 0
+    for event in yaml.parse(text, Loader=loader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_YAML_DEPTH:
+                line = event.start_mark.line + 1 if event.start_mark else 0
+                raise DeviceTypeError(f"line {line}: nested deeper than {MAX_YAML_DEPTH} levels (a device type "
+                                      "nests two)")
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return [parse_device_type(d) for d in yaml.load_all(text, Loader=loader) if d is not None]  # a safe loader
+
+
+def _list_of_mappings(data: dict, key: str) -> list[dict]:
+    value = data.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise DeviceTypeError(f"{key}: {type(value).__name__} {str(value)[:40]!r}, expected a list of mappings")
+    for index, entry in enumerate(value):
+        if not isinstance(entry, dict):
+            raise DeviceTypeError(f"{key}[{index}]: not a mapping")
+    return value
+
+
 def parse_device_type(data: object) -> NetBoxType:
     """A device-type document (the parsed YAML) as a NetBoxType; DeviceTypeError names what is wrong."""
     if not isinstance(data, dict):
         raise DeviceTypeError("not a device type (a YAML mapping with manufacturer, model, slug …)")
+    for key in _LIST_KEYS:
+        _list_of_mappings(data, key)
     interfaces = []
     for index, entry in enumerate(data.get("interfaces") or []):
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+        if not isinstance(entry.get("name"), str) or not entry["name"].strip():
             raise DeviceTypeError(f"interfaces[{index}]: needs a name")
-        interfaces.append((entry["name"].strip(), str(entry.get("type", "")), entry.get("mgmt_only") is True))
+        if not isinstance(entry.get("type", ""), str):
+            raise DeviceTypeError(f"interfaces[{index}].type: not text")
+        interfaces.append((entry["name"].strip(), entry.get("type", ""), entry.get("mgmt_only") is True))
     steady = peak = 0.0
     for index, entry in enumerate(data.get("power-ports") or []):
-        if not isinstance(entry, dict):
-            raise DeviceTypeError(f"power-ports[{index}]: not a mapping")
-        drawn = _number(entry, "allocated_draw")
-        steady += drawn
-        peak += _number(entry, "maximum_draw", drawn)
+        try:
+            drawn = _number(entry, "allocated_draw")
+            steady += drawn
+            peak += _number(entry, "maximum_draw", drawn)
+        except DeviceTypeError as exc:
+            raise DeviceTypeError(f"power-ports[{index}].{exc}") from None
     unit = data.get("weight_unit", "kg")
-    if unit not in WEIGHT_UNITS_KG:
+    if not isinstance(unit, str) or unit not in WEIGHT_UNITS_KG:
         raise DeviceTypeError(f"weight_unit: {unit!r} is not one of {', '.join(WEIGHT_UNITS_KG)}")
     return NetBoxType(manufacturer=_text(data, "manufacturer"), model=_text(data, "model"),
                       slug=_text(data, "slug", required=False), u_height=_number(data, "u_height"),

@@ -29,6 +29,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from planner.io.cells import FORMULA_STARTS, unneutralise  # noqa: F401 (the cell rule, re-exported for readers)
 from planner.model.catalog import NODE, RACK_CDU, RACK_PDU, STORAGE, SWITCH, CatalogItem
 
 #: The manufacturer NetBox files a catalogue type under when its entry names none: the built-in
@@ -70,9 +71,6 @@ CABLE_TYPES = {"dac": "dac-passive", "acc": "dac-active", "sr4": "mmf-om4", "dr4
 #: Metres per NetBox length unit (CableLengthUnitChoices).
 LENGTH_UNITS_M = {"km": 1000.0, "m": 1.0, "cm": 0.01, "mi": 1609.344, "ft": 0.3048, "in": 0.0254}
 
-#: Characters a spreadsheet reads as the start of a formula: ``planner.export.common.FORMULA_STARTS``
-#: (the export writes such a cell with a leading ``'``; a test checks the two tuples agree).
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass(frozen=True)
@@ -150,11 +148,6 @@ def slugify(text: str, limit: int = NAME_MAX) -> str:
     """A NetBox slug: ASCII letters (lower case), digits, ``-`` and ``_``; accents dropped."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
     return re.sub(r"[^a-z0-9_]+", "-", ascii_text).strip("-")[:limit].strip("-")
-
-
-def unneutralise(text: str) -> str:
-    """Text as typed in the plan from a cell the export neutralised (``'=x`` → ``=x``)."""
-    return text[1:] if text.startswith("'") and text[1:2] and text[1] in FORMULA_STARTS else text
 
 
 def row_location(hall: str, row: str) -> str:

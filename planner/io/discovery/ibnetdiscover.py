@@ -40,8 +40,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 
-from planner.io.discovery.records import IB, DiscoveryError, RawLink, read_text
+from planner.io.discovery.records import IB, DiscoveryError, RawLink, read_lines
 
 #: Per-lane data rate, Gb/s, by the speed names ibnetdiscover prints (IBTA Architecture
 #: Specification vol. 2, link speeds SDR … XDR; FDR10 is NVIDIA's 10 Gb/s FDR-coded lane; the
@@ -84,8 +85,10 @@ def rate_of(width: str, speed: str) -> float | None:
 
 
 def read_ibnetdiscover(path: str | os.PathLike[str]) -> list[RawLink]:
-    name, text = read_text(path, latin1=True)  # NodeDescriptions are 64 raw bytes: keep going
-    return parse_ibnetdiscover(text, name)
+    # read line by line (a 131k-GPU fabric's file is 90 MB); NodeDescriptions are 64 raw bytes,
+    # so a line that is not UTF-8 is read as Latin-1
+    name, lines = read_lines(path, "ibnetdiscover", latin1=True)
+    return _parse(lines, name)
 
 
 def _names(kind: str, description: str, cache: dict[str, tuple[str, str]]) -> tuple[str, str]:
@@ -110,13 +113,17 @@ def parse_ibnetdiscover(text: str, name: str = "<ibnetdiscover>") -> list[RawLin
 
     One regex per line and each NodeDescription parsed once: a 98k-cable fabric prints 200k port
     lines (every cable from both ends)."""
+    return _parse(text.splitlines(), name)
+
+
+def _parse(lines: Iterable[str], name: str) -> list[RawLink]:
     links: dict[tuple[tuple[str, int], tuple[str, int]], RawLink] = {}
     node: tuple[str, str, str, str, str] | None = None  # (kind letter, guid, description, host, hca)
     nodes = 0
     names: dict[str, tuple[str, str]] = {}
     rates: dict[tuple[str, str], float | None] = {}
     port_match, node_match = _PORT.match, _NODE.match
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line or line[0] == "#":
             continue

@@ -11,20 +11,26 @@ from __future__ import annotations
 import csv
 import io
 import os
+from collections.abc import Iterable
 
-from planner.io.discovery.records import PLAN, DiscoveryError, RawLink, read_text
+from planner.io.discovery.records import PLAN, DiscoveryError, RawLink, read_lines
 
 FIELDS = ("a_device", "a_port", "b_device", "b_port")
 
 
 def read_links_csv(path: str | os.PathLike[str]) -> list[RawLink]:
     """Every cable the CSV lists. DiscoveryError naming the line for a short or empty cell."""
-    name, text = read_text(path)
-    return parse_links_csv(text, name)
+    name, lines = read_lines(path, "links CSV")
+    return _parse(lines, name)
 
 
 def parse_links_csv(text: str, name: str = "<links>") -> list[RawLink]:
-    reader = csv.reader(io.StringIO(text, newline=""))
+    return _parse(io.StringIO(text, newline=""), name)
+
+
+def _parse(lines: Iterable[str], name: str) -> list[RawLink]:
+    """The rows of ``lines`` (a file read line by line, or a text) as links."""
+    reader = csv.reader(lines)
     columns: tuple[int, ...] | None = None
     links: list[RawLink] = []
     try:

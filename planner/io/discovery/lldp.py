@@ -31,6 +31,25 @@ from planner.io.discovery.records import LLDP, DiscoveryError, RawLink, read_tex
 NAME_ID_TYPES = ("ifname", "local", "ifalias")
 
 
+#: lldpcli's deepest output (``-f json0``: lldp, interface, chassis, id, value, each in a list)
+#: nests about 10 levels; anything past this is not its output.
+MAX_DEPTH = 64
+
+
+def _depth(data: Any) -> int:
+    """How deep lists and objects nest in parsed JSON (iterative: no recursion to run out of);
+    stops counting past MAX_DEPTH."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return depth
+        deepest = max(deepest, depth)
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return deepest
+
+
 class _Malformed(Exception):
     """JSON that parsed but is not shaped like lldpcli's output (the message says where)."""
 
@@ -50,7 +69,7 @@ def read_lldp(path: str | os.PathLike[str]) -> list[RawLink]:
     """Every neighbour of every file ``path`` names (a file or a folder of them)."""
     links: list[RawLink] = []
     for file in lldp_files(path):
-        name, text = read_text(file)
+        name, text = read_text(file, kind="LLDP")
         links.extend(parse_lldp(text, host_of(file), name))
     return links
 
@@ -138,6 +157,11 @@ def parse_lldp(text: str, host: str, name: str = "<lldp>") -> list[RawLink]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DiscoveryError(name, exc.lineno, f"not JSON: {exc.msg}") from None
+    except RecursionError:  # the C parser recurses once per bracket: 50,000 "[" end here
+        raise DiscoveryError(name, 1, f"not lldpcli JSON: nested deeper than {MAX_DEPTH} levels") from None
+    if _depth(data) > MAX_DEPTH:
+        raise DiscoveryError(name, 1, f"not lldpcli JSON: nested deeper than {MAX_DEPTH} levels "
+                             "(lldpcli's json0 output nests about 10)") from None
     if not isinstance(data, dict) or "lldp" not in data:
         raise DiscoveryError(name, 1, 'not lldpcli JSON: no "lldp" object at the top')
     try:
