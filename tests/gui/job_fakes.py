@@ -27,3 +27,24 @@ def failing(payload: dict, report: Report) -> None:
 
 def echo_pid(payload: dict, report: Report) -> dict:
     return {"pid": os.getpid(), "payload": payload}
+
+
+#: How long ``template_held`` holds the worker: far past any test's patience, so a Cancel that
+#: does not stop the worker shows as a build that finishes (and a test that takes this long).
+HOLD_S = 60.0
+
+
+def template_held(job, report: Report) -> str:
+    """``run_template`` whose worker stops right after its first progress message and stays there
+    for ``HOLD_S``: a test that cancels on that message cancels mid-build, whatever the speed."""
+    from planner.cli.worker import run_template
+
+    held = []
+
+    def report_then_hold(fraction: float, text: str) -> None:
+        report(fraction, text)
+        if not held:
+            held.append(text)
+            time.sleep(HOLD_S)
+
+    return run_template(job, report_then_hold)

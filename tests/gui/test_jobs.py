@@ -8,6 +8,7 @@ import gc
 import io
 import os
 import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -123,6 +124,17 @@ def test_progress_streams_and_cancel_stops_the_worker_and_cleans(fakes, qtbot, t
         os.kill(job.pid, 0)
 
 
+def test_cancel_from_a_progress_slot_ends_the_job_once_as_cancelled(fakes, qtbot):
+    application()
+    job = Job(fakes.slow, {"steps": 1000, "pause": 0.05})
+    seen = _outcome(job)
+    job.progressed.connect(lambda _fraction, _text: job.cancel())
+    job.start()
+    qtbot.waitUntil(lambda: bool(seen), timeout=20000)
+    qtbot.wait(200)
+    assert seen == [("cancelled", None)]
+
+
 def test_an_exception_in_the_worker_comes_back_as_one_line(fakes, qtbot):
     application()
     job = Job(fakes.failing, {})
@@ -159,17 +171,35 @@ def test_template_build_runs_in_the_worker(qtbot, monkeypatch):
     assert started and started[0].pid != os.getpid() and dialog.result() == TemplateDialog.DialogCode.Accepted
 
 
-def test_template_build_can_be_cancelled(qtbot, tmp_path):
+def test_template_build_can_be_cancelled(fakes, qtbot, tmp_path, monkeypatch):
+    """Cancel from the build's first progress message, while the worker is held right after it
+    (job_fakes.template_held): the worker is mid-build whatever the machine's speed."""
     application()
+    monkeypatch.setattr(template_dialog, "run_template", fakes.template_held)
+    started: list[Job] = []
+    original = Job.start
+    monkeypatch.setattr(template_dialog.Job, "start", lambda job: (started.append(job), original(job)))
     dialog = TemplateDialog()
     qtbot.addWidget(dialog)
     dialog.show()
     dialog.template.setCurrentIndex(dialog.template.findData("hall"))
-    dialog.nodes.setValue(2048)
-    QTimer.singleShot(600, dialog.reject)  # Cancel while the worker builds
+    dialog.nodes.setValue(64)
+    messages: list[str] = []
+
+    def cancel_on_first_message(_fraction: float, text: str) -> None:
+        messages.append(text)
+        if len(messages) == 1:  # Cancel as a click does, from the event loop, while the worker holds
+            QTimer.singleShot(0, dialog.reject)
+
+    QTimer.singleShot(0, lambda: started[0].progressed.connect(cancel_on_first_message))
+    began = time.monotonic()
     dialog.accept()
+    assert messages and messages[0].startswith("Laying out 64 nodes"), messages
+    assert time.monotonic() - began < fakes.HOLD_S / 2  # the held worker was stopped, not waited for
     assert dialog.document() is None and dialog.error.text() == "Cancelled: no plan was made."
     assert dialog.isVisible() and dialog.create_button.isEnabled()
+    with pytest.raises(ProcessLookupError):
+        os.kill(started[0].pid, 0)
     assert dialog.grab().save(str(tmp_path / "template-dialog-cancelled.png"))
 
 

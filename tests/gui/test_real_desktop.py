@@ -10,7 +10,9 @@ then it presses Ctrl+Z with the plan focused (falling back to the undo action wh
 not arrive) and reports what happened as one JSON line.
 
 Needs Xvfb and xdotool (Debian: apt-get install xvfb xdotool, and the libxcb-* libraries that
-.ci/run lists); skipped where either is missing.
+.ci/run lists). Where either is missing it skips on a developer's machine, but fails when the
+environment variable CI is set (CI=true): .ci/run installs them, so a missing tool there means
+the install broke, and the only real-X11 test must not silently stop running.
 """
 
 from __future__ import annotations
@@ -26,8 +28,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-
-pytestmark = pytest.mark.xcb
 
 PLAN = Path(__file__).resolve().parents[1] / "data" / "shell_hall.hall"
 RACK_TYPE = "rack-600x1200-48u"
@@ -74,11 +74,40 @@ def xvfb_display(log_path: Path):
         server.wait(5)
 
 
+def in_ci(environ=os.environ) -> bool:
+    """Whether this runs in CI: CI set to anything but empty, 0, false or no (CI=true in CI)."""
+    return environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def missing_prerequisites(which=shutil.which) -> list[str]:
+    return [tool for tool in ("Xvfb", "xdotool") if which(tool) is None]
+
+
+def require_prerequisites(environ=os.environ, which=shutil.which) -> None:
+    """Skip where Xvfb or xdotool is missing, except in CI, where that fails the test."""
+    missing = missing_prerequisites(which)
+    if not missing:
+        return
+    why = (f"{' and '.join(missing)} not installed: the real-desktop (xcb) smoke test needs them "
+           "(Debian: apt-get install xvfb xdotool, see .ci/run)")
+    if in_ci(environ):
+        pytest.fail(f"CI is set but {why}; .ci/run should have installed them", pytrace=False)
+    pytest.skip(why)
+
+
+@pytest.mark.parametrize(("ci", "expected"), [("true", pytest.fail.Exception), ("1", pytest.fail.Exception),
+                                              ("", pytest.skip.Exception), ("false", pytest.skip.Exception),
+                                              (None, pytest.skip.Exception)])
+def test_a_missing_tool_fails_in_ci_and_skips_elsewhere(ci, expected):
+    environ = {} if ci is None else {"CI": ci}
+    with pytest.raises(expected, match="xdotool not installed"):
+        require_prerequisites(environ, which=lambda tool: None if tool == "xdotool" else f"/usr/bin/{tool}")
+    require_prerequisites(environ, which=lambda tool: f"/usr/bin/{tool}")  # all there: neither
+
+
+@pytest.mark.xcb
 def test_palette_drop_and_undo_with_real_x_events(tmp_path):
-    missing = [tool for tool in ("Xvfb", "xdotool") if shutil.which(tool) is None]
-    if missing:
-        pytest.skip(f"{' and '.join(missing)} not installed: the real-desktop (xcb) smoke test needs "
-                    "them (Debian: apt-get install xvfb xdotool, see .ci/run)")
+    require_prerequisites()
     started = time.monotonic()
     with xvfb_display(tmp_path / "xvfb.log") as display:
         env = dict(os.environ)

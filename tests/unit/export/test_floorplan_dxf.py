@@ -13,6 +13,7 @@ import pytest
 from planner.export.floorplan_dxf import LAYERS, MAX_TEXT, dxf_text
 from planner.export.registry import export_to
 from planner.fabric.trays import TrayLoads
+from planner.io import dxf as dxf_reader
 from planner.io import save
 from planner.layout.templates import build_template
 from planner.model.document import Document
@@ -132,7 +133,7 @@ def test_the_command_line_writes_a_dxf(tmp_path):
 def test_the_planners_own_dxf_reader_finds_the_hall_where_the_plan_has_it(pod, tmp_path):
     """Overlay and round trip: `planner new --from-dxf` (planner.io.dxf) reads this drawing's units,
     outline and columns back to the plan's metres."""
-    reader = pytest.importorskip("planner.io.dxf")
+    reader = dxf_reader
     path = tmp_path / "plan.dxf"
     export_to(pod, "floorplan-dxf", path)
     drawing = reader.read_dxf(path)
