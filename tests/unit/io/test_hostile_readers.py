@@ -180,7 +180,8 @@ def test_a_netbox_device_type_nested_50000_deep_is_refused(netbox_set, tmp_path)
     done = _planner("import", "--from", "netbox", "set", "-o", "x.hall", cwd=tmp_path)
     assert done.returncode == 2 and not (tmp_path / "x.hall").exists()
     line = _one_line(done.stderr)
-    assert device_type.name in line and "nested deeper than" in line
+    # the event-stream depth count refuses it, or libyaml's own flow-level limit first (wheels differ)
+    assert device_type.name in line and ("nested deeper than" in line or "not YAML" in line)
 
 
 def test_a_netbox_device_type_with_interfaces_7_is_refused(netbox_set, tmp_path):
