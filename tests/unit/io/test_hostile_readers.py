@@ -197,3 +197,14 @@ def test_a_netbox_device_type_with_interfaces_7_is_refused(netbox_set, tmp_path)
     assert done.returncode == 2
     line = _one_line(done.stderr)
     assert device_type.name in line and "interfaces: int '7', expected a list of mappings" in line
+
+
+def test_one_nan_vertex_refuses_the_outline_instead_of_making_a_triangle(tmp_path):
+    drawing = ezdxf.new()
+    drawing.header["$INSUNITS"] = 6
+    _outline(drawing.modelspace(), [(0, 0), (30, 0), (30, float("nan")), (0, 20)])
+    drawing.saveas(tmp_path / "nan.dxf")
+    done = _planner("new", "--from-dxf", "nan.dxf", "-o", "n.hall", cwd=tmp_path)
+    assert done.returncode == 2 and not (tmp_path / "n.hall").exists()
+    line = _one_line(done.stderr)
+    assert "LWPOLYLINE #" in line and "layer 'WALLS'" in line and "coordinate nan" in line
