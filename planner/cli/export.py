@@ -9,6 +9,7 @@ from planner.cli.common import EXIT_FINDINGS, EXIT_UNREADABLE, load_or_exit, say
 from planner.export.common import PAPER_SIZES, ExportOptions, LabelSheet
 from planner.export.registry import EXPORT_KINDS, export_to
 from planner.export.selection import SelectionError, selection
+from planner.export.slurm import SLURM_TOPOLOGIES, TREE, SlurmOptions
 
 
 def label_sheet(text: str) -> LabelSheet:
@@ -27,7 +28,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("file", help="the .hall file")
     parser.add_argument("--to", required=True, choices=list(EXPORT_KINDS), metavar="KIND",
                         help="one of: " + ", ".join(EXPORT_KINDS))
-    parser.add_argument("-o", "--output", required=True, help="the file to write (a folder for netbox and slurm)")
+    parser.add_argument("-o", "--output", required=True,
+                        help="the file to write (a folder for " + ", ".join(k for k, v in EXPORT_KINDS.items() if v.folder)
+                        + ")")
     parser.add_argument("--paper", choices=list(PAPER_SIZES), help="paper size (default: the plan's setting)")
     parser.add_argument("--revision", help="revision in the title block (default: the plan's)")
     parser.add_argument("--author", help="author in the title block (default: the plan's)")
@@ -39,6 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="review-pdf: the earlier revision to compare with")
     parser.add_argument("--site", help="netbox: the NetBox site (default: the plan's project)")
     parser.add_argument("--location", help="netbox: the NetBox location (default: the plan's hall)")
+    parser.add_argument("--slurm-topology", choices=SLURM_TOPOLOGIES,
+                        help="slurm: what topology.conf holds and topology.yaml makes the cluster default: the "
+                        "switch tree (tree, the default) or one block per scalable unit (block)")
     parser.add_argument("--remaining", action="store_true",
                         help="cabling-pdf: only the cables not yet verified, per rack (what is left to do)")
     parser.add_argument("--racks", action="append", metavar="R01-R20,R25",
@@ -50,8 +56,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     doc = load_or_exit(args.file)
-    options = ExportOptions(paper=args.paper, revision=args.revision, author=args.author,
-                            file_name=os.path.basename(args.file))
+    if args.slurm_topology and args.to != "slurm":
+        say(f"--slurm-topology applies to the slurm export only, not {args.to}")
+        return EXIT_UNREADABLE
+    kind = SlurmOptions if args.to == "slurm" else ExportOptions
+    options = kind(paper=args.paper, revision=args.revision, author=args.author,
+                   file_name=os.path.basename(args.file))
+    if isinstance(options, SlurmOptions):
+        options.topology = args.slurm_topology or TREE
     if args.date:
         options.date = args.date
     if args.label_sheet:

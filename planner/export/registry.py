@@ -63,6 +63,10 @@ EXPORT_KINDS: dict[str, ExportKind] = {kind.key: kind for kind in (
     ExportKind("floorplan-dxf", "Floor plan (DXF)", ".dxf", "planner.export.floorplan_dxf:write_dxf", paper=False),
     ExportKind("slurm", "Slurm topology (folder)", "", "planner.export.slurm:write_slurm", paper=False, folder=True),
     ExportKind("netbox", "NetBox import set (folder)", "", "planner.export.netbox:write_netbox", paper=False, folder=True),
+    ExportKind("nccl-topo", "NCCL topology files (folder)", "", "planner.export.nccl_topo:write_nccl_topo",
+               paper=False, folder=True),
+    ExportKind("ufm-cvt", "UFM cable validation files (folder)", "", "planner.export.ufm_cvt:write_ufm_cvt",
+               paper=False, folder=True),
 )}
 
 

@@ -21,11 +21,18 @@ each pod whose spines its leaves are cabled to, a pod under ``core`` when its sp
 core. Nodes cabled to no leaf go under a switch ``unlinked`` with no parent: Slurm then never
 spans a job across them and the fabric, which is the truth.
 
-``topology.yaml`` (Slurm 25.05 and later) holds that tree as its ``cluster_default`` and a block
-topology with one block per SU, for partitions that want SU-aligned, unfragmented placement;
-block sizes as topograph infers them (``docs/engines/slurm.md``, "Automatic block-size
-inference"): a base D, then 2D, 4D … up to the largest power of two of SUs there are, with D a
-full SU's node count (``SlurmTree.block_sizes`` says why not the smallest SU's). Hostnames are the plan's (``Document.hostname``), in hostlist syntax (``hostlist``).
+``topology.yaml`` (Slurm 25.05 and later) holds that tree and a block topology with one block per
+SU, for partitions that want SU-aligned, unfragmented placement; ``topology.conf`` holds the tree
+(``TopologyPlugin=topology/tree``) or, with ``--slurm-topology block``, the same blocks as
+``BlockName=``/``BlockSizes=`` lines (``topology/block``), and that one is then the YAML's
+``cluster_default`` too. The block rules are Slurm's (``topology.conf(5)``/``topology.yaml(5)``:
+"Each block must have at least the planning base block size count of nodes. Successive
+BlockSizes must be a power of two larger than the prior values"; slurmctld stops with a fatal
+error otherwise, ``src/plugins/topology/block/block_record.c``, which also caps the levels at
+2^15); ``SlurmTree.block_sizes`` derives them from the plan as topograph does
+(``pkg/translate/block.go``: the base, then 2, 4 … times it up to the largest power of two of
+blocks), with its pods kept whole. Hostnames are the plan's (``Document.hostname``), in hostlist
+syntax (``hostlist``).
 A plan without a generated fabric, or whose node hostnames Slurm cannot take, is refused with
 one line: a topology guessed without switches would let the scheduler spread jobs blindly.
 """
@@ -51,6 +58,11 @@ class SlurmError(ValueError):
 
 TREE_TOPOLOGY = "fabric"
 BLOCK_TOPOLOGY = "su-blocks"
+#: What ``--slurm-topology`` chooses for topology.conf (and as topology.yaml's cluster default).
+TREE, BLOCK = "tree", "block"
+SLURM_TOPOLOGIES = (TREE, BLOCK)
+#: block_record.c: a BlockSizes entry of more than 2^15 base blocks is invalid.
+MAX_BLOCK_LEVEL = 15
 UNLINKED = "unlinked"
 #: Hostnames named in a refusal or a README warning before "… and N more".
 SHOWN = 5
@@ -58,6 +70,14 @@ _PARTITION_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
 #: A YAML 1.1 plain scalar that PyYAML and libyaml read back as the same string.
 _YAML_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_.,\[\]-]*\Z")
 _YAML_WORDS = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null"})
+
+
+@dataclass
+class SlurmOptions(ExportOptions):
+    """The export options with the Slurm export's own: which topology ``topology.conf`` carries
+    (``tree`` or ``block``) and topology.yaml makes the cluster default."""
+
+    topology: str = TREE
 
 
 @dataclass
@@ -100,13 +120,39 @@ class SlurmTree:
             rows.append(("core", "children", core_pods, f"core: {_names(self.cores)}"))
         return rows
 
+    def su_pod(self, su: int) -> int:
+        return min(self.su_pods.get(su) or {0})
+
+    def blocks(self) -> list[int]:
+        """The SUs that are blocks, by pod and then number: Slurm joins neighbouring blocks into
+        the larger ones (block_record.c: blocks i … i + 2^k − 1 for i a multiple of 2^k), so one
+        pod's SUs stand together. An SU with fewer than half a full SU's nodes is none (``short``)."""
+        largest = max(len(nodes) for nodes in self.su_nodes.values())
+        return sorted((su for su, nodes in self.su_nodes.items() if 2 * len(nodes) >= largest),
+                      key=lambda su: (self.su_pod(su), su))
+
+    def short(self) -> list[int]:
+        """SUs left out of the block topology. Slurm refuses a block below the base size, and
+        topograph's base, the smallest domain, would then be a few leftover nodes: Slurm would
+        count every job in blocks of that few, so a one-SU job would need several SUs. Left out,
+        they are only in the tree (Slurm warns "blocks lack access to N nodes")."""
+        blocks = set(self.blocks())
+        return [su for su in self.su_nodes if su not in blocks]
+
     def block_sizes(self) -> list[int]:
-        """Base block = a full SU's node count D (the largest SU); then 2D, 4D … while that many
-        SUs exist. topograph takes the smallest domain for D; a partly filled last SU would then
-        shrink D and make Slurm count a one-SU job as several blocks, so a short SU is a short
-        block instead (Slurm places on it the jobs its free nodes hold)."""
-        base, count = max(len(nodes) for nodes in self.su_nodes.values()), len(self.su_nodes)
-        return [base << level for level in range(count.bit_length())]
+        """The base, the smallest block's node count (never above a block's nodes, as Slurm
+        requires), then base × 2^k for each k up to log2(blocks) (topograph) and 15 (Slurm) whose
+        groups of 2^k neighbouring blocks each lie inside one pod or are whole pods: a larger
+        block is then an SU group behind one pod's spines, or pods behind the core."""
+        blocks = self.blocks()
+        pods = [self.su_pod(su) for su in blocks]
+        sizes = [min(len(self.su_nodes[su]) for su in blocks)]
+        for level in range(1, min(len(blocks).bit_length() - 1, MAX_BLOCK_LEVEL) + 1):
+            span = 1 << level
+            groups = [pods[start:start + span] for start in range(0, len(pods), span)]
+            if all(len(set(g)) == 1 or all(g.count(pod) == pods.count(pod) for pod in g) for g in groups):
+                sizes.append(sizes[0] * span)
+        return sizes
 
 
 def slurm_tree(doc: Document) -> SlurmTree:
@@ -175,8 +221,12 @@ def check_hostnames(doc: Document, nodes: list[Device]) -> dict[str, str]:
 
 
 def write_slurm(doc: Document, folder: Path, options: ExportOptions | None = None) -> None:
-    """Fill ``folder`` with topology.conf, topology.yaml, nodes.conf and README.txt."""
+    """Fill ``folder`` with topology.conf, topology.yaml, nodes.conf and README.txt; ``options``
+    a ``SlurmOptions`` to have topology.conf carry the blocks."""
     options = options or ExportOptions()
+    kind = options.topology if isinstance(options, SlurmOptions) else TREE
+    if kind not in SLURM_TOPOLOGIES:
+        raise SlurmError(f"unknown Slurm topology {kind!r} (choose {' or '.join(SLURM_TOPOLOGIES)})")
     tree = slurm_tree(doc)
     options.report(0.3)
     block = TitleBlock.of(doc, options, "Slurm topology")
@@ -185,10 +235,10 @@ def write_slurm(doc: Document, folder: Path, options: ExportOptions | None = Non
     header = f"# Written by Hall Planner from {facts}.\n# See README.txt beside this file.\n"
     types = _node_types(doc)
     files = {
-        "topology.conf": _topology_conf(tree, header),
-        "topology.yaml": _topology_yaml(tree, header),
+        "topology.conf": _block_conf(tree, header) if kind == BLOCK else _topology_conf(tree, header),
+        "topology.yaml": _topology_yaml(tree, header, kind),
         "nodes.conf": _nodes_conf(types, header),
-        "README.txt": _readme(tree, types, facts),
+        "README.txt": _readme(tree, types, facts, kind),
     }
     for name, text in files.items():
         with open(folder / name, "w", encoding="utf-8", newline="\n") as out:
@@ -207,20 +257,43 @@ def _topology_conf(tree: SlurmTree, header: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _topology_yaml(tree: SlurmTree, header: str) -> str:
+def _block_conf(tree: SlurmTree, header: str) -> str:
+    lines = [header.rstrip("\n"),
+             "# Slurm topology/block (slurm.conf: TopologyPlugin=topology/block). Ignored when topology.yaml",
+             "# is present. One block per scalable unit, a pod's SUs side by side; see README.txt.", ""]
+    lines += _short_comments(tree, "# ")
+    for su in tree.blocks():
+        lines += [f"# SU {su}, pod {tree.su_pod(su)}: {len(tree.su_nodes[su])} nodes",
+                  f"BlockName=su{su} Nodes={compress(tree.su_nodes[su])}"]
+    lines.append("BlockSizes=" + ",".join(str(size) for size in tree.block_sizes()))
+    return "\n".join(lines) + "\n"
+
+
+def _short_comments(tree: SlurmTree, prefix: str) -> list[str]:
+    return [f"{prefix}su{su}: {len(tree.su_nodes[su])} nodes, under half a full SU: in no block (README.txt)"
+            for su in tree.short()]
+
+
+def _topology_yaml(tree: SlurmTree, header: str, kind: str = TREE) -> str:
+    default = TREE_TOPOLOGY if kind == TREE else BLOCK_TOPOLOGY
+    other = BLOCK_TOPOLOGY if kind == TREE else TREE_TOPOLOGY
     lines = [header.rstrip("\n"),
              "# Slurm 25.05 and later read this file and ignore topology.conf. Two topologies: the fabric",
-             f"# tree ({TREE_TOPOLOGY}, the cluster default) and one block per scalable unit ({BLOCK_TOPOLOGY}),",
-             f"# for partitions that set Topology={BLOCK_TOPOLOGY}. See README.txt.",
+             f"# tree ({TREE_TOPOLOGY}) and one block per scalable unit ({BLOCK_TOPOLOGY}); {default} is the",
+             f"# cluster default, partitions that set Topology={other} use the other. See README.txt.",
              "---",
-             f"- topology: {TREE_TOPOLOGY}", "  cluster_default: true", "  tree:", "    switches:"]
-    for name, kind, members, comment in tree.switches():
-        lines += [f"      # {comment}", f"      - switch: {_yaml(name)}", f"        {kind}: {_yaml(compress(members))}"]
-    lines += [f"- topology: {BLOCK_TOPOLOGY}", "  cluster_default: false", "  block:", "    block_sizes:"]
+             f"- topology: {TREE_TOPOLOGY}", f"  cluster_default: {str(kind == TREE).lower()}", "  tree:",
+             "    switches:"]
+    for name, members_kind, members, comment in tree.switches():
+        lines += [f"      # {comment}", f"      - switch: {_yaml(name)}",
+                  f"        {members_kind}: {_yaml(compress(members))}"]
+    lines += [f"- topology: {BLOCK_TOPOLOGY}", f"  cluster_default: {str(kind == BLOCK).lower()}", "  block:",
+              "    block_sizes:"]
     lines += [f"      - {size}" for size in tree.block_sizes()]
     lines.append("    blocks:")
-    for su, nodes in tree.su_nodes.items():
-        lines += [f"      - block: su{su}", f"        nodes: {_yaml(compress(nodes))}"]
+    lines += _short_comments(tree, "      # ")
+    for su in tree.blocks():
+        lines += [f"      - block: su{su}", f"        nodes: {_yaml(compress(tree.su_nodes[su]))}"]
     return "\n".join(lines) + "\n"
 
 
@@ -277,21 +350,28 @@ def _nodes_conf(types: list[_NodeType], header: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _readme(tree: SlurmTree, types: list[_NodeType], facts: str) -> str:
+def _readme(tree: SlurmTree, types: list[_NodeType], facts: str, kind: str = TREE) -> str:
     nodes = sum(len(kind.hostnames) for kind in types)
     gpus = sum(len(kind.hostnames) * kind.gpus for kind in types)
     levels = "SUs under pods under one core switch" if any(n == "core" for n, *_ in tree.switches()) \
         else "SUs under one pod switch" if tree.pods else "one switch"
     sizes = ", ".join(str(size) for size in tree.block_sizes())
+    default = TREE_TOPOLOGY if kind == TREE else BLOCK_TOPOLOGY
+    how = (f"a partition with Topology={BLOCK_TOPOLOGY} in slurm.conf, Slurm 25.05 and later" if kind == TREE else
+           f"the cluster default here; a partition with Topology={TREE_TOPOLOGY} keeps the tree")
+    conf = ("the same tree, for TopologyPlugin=topology/tree" if kind == TREE else
+            "the same blocks (BlockName=, BlockSizes=), for TopologyPlugin=topology/block")
     text = f"""Slurm topology of the hall plan
 {facts}
 
 {nodes:,} GPU nodes ({gpus:,} GPUs); {_count(len(tree.su_nodes), "scalable unit")} (SU); the tree is {levels}.
 
 Files
-  topology.yaml  Slurm 25.05 and later. Two topologies: "{TREE_TOPOLOGY}" (the switch tree, cluster_default: true)
-                 and "{BLOCK_TOPOLOGY}" (one block per SU; block_sizes {sizes}: a full SU, then 2, 4 … SUs).
-  topology.conf  Slurm before 25.05: the same tree, for TopologyPlugin=topology/tree.
+  topology.yaml  Slurm 25.05 and later. Two topologies: "{TREE_TOPOLOGY}" (the switch tree) and
+                 "{BLOCK_TOPOLOGY}" (one block per SU, a pod's SUs side by side; block_sizes {sizes}: the
+                 smallest block, then 2, 4 … times it where those blocks are SUs of one pod or whole pods).
+                 "{default}" is the cluster default (cluster_default: true).
+  topology.conf  Slurm before 25.05: {conf}.
   nodes.conf     NodeName lines (Gres=gpu:N) and one PartitionName per node type.
 
 How the fabric is written
@@ -306,7 +386,8 @@ How the fabric is written
 Installing
   1. Copy the files beside slurm.conf. Slurm reads topology.yaml when it is there and then
      ignores topology.conf and TopologyPlugin; before 25.05 use topology.conf and set
-     TopologyPlugin=topology/tree. The tree plugin needs SelectType=select/cons_tres.
+     TopologyPlugin=topology/{kind}. The tree plugin needs SelectType=select/cons_tres.
+     (planner export --to slurm --slurm-topology block|tree chooses what topology.conf holds.)
   2. slurm.conf: GresTypes=gpu, and Include /etc/slurm/nodes.conf (its full path) or paste its lines.
   3. gres.conf on every node, so slurmd finds the GPUs: AutoDetect=nvml (Slurm built with NVML),
      or Name=gpu File=/dev/nvidia[0-7] for 8 NVIDIA GPUs.
@@ -316,16 +397,21 @@ Installing
 
 Using it
   sbatch --switches=1 keeps a job inside one SU (Slurm's leaf switch); --switches=1@2:00:00
-  waits up to two hours for that. A partition with Topology={BLOCK_TOPOLOGY} (slurm.conf, Slurm
-  25.05 and later) places its jobs by blocks instead: inside one SU when they fit, else on 2, 4 …
-  neighbouring SUs, keeping whole SUs free for large jobs (topology/block; --segment=N).
-  A partly filled SU is a smaller block; Slurm places on it the jobs its free nodes hold.
+  waits up to two hours for that. Placed by blocks (topology/block; {how}),
+  a job goes inside one SU when it fits, else on 2, 4 … neighbouring SUs, keeping whole SUs free
+  for large jobs (--segment=N). Slurm counts jobs in base blocks, so a partly filled SU lowers the
+  base for every job: an SU with under half a full SU's nodes is left out of the blocks (below).
 """
     notes = []
     if tree.unlinked:
         notes.append(f"  {len(tree.unlinked)} node(s) are cabled to no leaf: {_listing(tree.unlinked)}. They sit "
                      f"under the switch '{UNLINKED}' with no parent and in no block (Slurm warns \"Blocks lack "
                      "access to …\"); regenerate the fabric to cable them.")
+    if tree.short():
+        notes.append(f"  {_count(len(tree.short()), 'SU')} with under half a full SU's nodes, in no block: "
+                     + ", ".join(f"su{su} ({len(tree.su_nodes[su])} nodes)" for su in tree.short())
+                     + ". Slurm warns \"blocks lack access to …\" and places block-topology jobs elsewhere; "
+                     "the tree still holds them. Fill the SU to make it a block.")
     if tree.mixed:
         notes.append(f"  {len(tree.mixed)} node(s) are cabled to leaves of more than one SU: {_listing(tree.mixed)}; "
                      "each is listed under the SU most of its GPUs reach. Check the cabling (planner validate).")

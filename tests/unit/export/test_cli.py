@@ -28,7 +28,7 @@ def plan_file(few_cables_doc, tmp_path):
 def test_every_kind_writes_a_readable_file(plan_file, few_cables_doc, tmp_path):
     assert set(EXPORT_KINDS) == {"cabling-pdf", "cables-csv", "cables-xlsx", "tick-sheet-csv", "labels-pdf",
                                  "commissioning-pdf", "bom-csv", "floorplan-svg", "review-pdf", "floorplan-dxf",
-                                 "slurm", "netbox"}
+                                 "slurm", "netbox", "nccl-topo", "ufm-cvt"}
     for kind, spec in EXPORT_KINDS.items():
         out = tmp_path / f"out-{kind}{spec.suffix}"
         code = main(["export", str(plan_file), "--to", kind, "-o", str(out), "--paper", "Letter",
@@ -39,8 +39,11 @@ def test_every_kind_writes_a_readable_file(plan_file, few_cables_doc, tmp_path):
         assert code == 0, kind
         if spec.folder:
             readme = (out / "README.txt").read_text(encoding="utf-8")
-            assert readme and len(list(csv.DictReader((out / "cables.csv").open()))) == \
-                len(few_cables_doc.links)
+            table = {"netbox": "cables.csv", "ufm-cvt": "p2p.csv"}.get(kind)
+            if table:
+                assert readme and len(list(csv.DictReader((out / table).open()))) == len(few_cables_doc.links)
+            else:  # nccl-topo: one XML per node type
+                assert readme and [ET.parse(p).getroot().tag for p in out.glob("*.xml")] == ["system"]
             continue
         data = out.read_bytes()
         if spec.suffix == ".pdf":
