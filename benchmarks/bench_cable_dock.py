@@ -205,7 +205,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hall", type=Path, default=None)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--dock-module", default="planner.ui.cable_dock",
+    parser.add_argument("--dock-module", default="planner.ui.cables.dock",
                         help="module whose CableDock is timed (to compare with an earlier version)")
     args = parser.parse_args()
     path = args.hall or DEFAULT_HALL

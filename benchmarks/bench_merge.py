@@ -23,13 +23,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from planner.cli import main as cli_main
-from planner.cli.merge import new_errors
 from planner.commands.base import SetFields
 from planner.commands.edits import move_objects
 from planner.io import dumps, load, loads, save
 from planner.io.atomic import write_atomic
 from planner.model.document import Document, natural_key
 from planner.review.merge import merge_plans
+from planner.review.merge_errors import new_errors
 from planner.rules.engine import validate
 
 REWIRED = 1000

@@ -18,9 +18,9 @@ from pathlib import Path
 
 from bench_plans import load_plan  # this folder is on sys.path when the script runs
 
-from planner.cli.import_netbox import import_netbox
 from planner.export.common import ExportOptions
 from planner.export.registry import export_to
+from planner.jobs.netbox import import_netbox
 
 TARGET_S = 10.0
 

@@ -645,7 +645,7 @@ def window_blocks(window: Any, plan: Path, runs: int = 3) -> dict[str, Any]:
     """Longest window block during Save, autosave and the start of an export (the plan handed
     to the worker), medians of ``runs``, each with its ratio to json.loads of the same file."""
     from planner.commands import SetFields
-    from planner.ui.jobs import plan_input, remove_input
+    from planner.ui.jobs.runner import plan_input, remove_input
 
     start = time.perf_counter()
     json.loads(plan.read_bytes())

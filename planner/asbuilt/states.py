@@ -7,9 +7,9 @@ from collections.abc import Iterable, Mapping
 
 from planner.commands.base import SetFields
 from planner.commands.checks import Refusal
-from planner.commands.edits import plural
 from planner.model.document import Document
 from planner.model.objects import CABLE_STATES
+from planner.text import plural
 
 
 def set_state_command(doc: Document, link_ids: Iterable[str], state: str, note: str | None = None) -> SetFields:

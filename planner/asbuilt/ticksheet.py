@@ -21,11 +21,11 @@ import os
 from planner.asbuilt.states import set_states_command
 from planner.commands.base import SetFields
 from planner.commands.checks import Refusal
-from planner.commands.edits import plural
 from planner.io.cells import unneutralise
 from planner.io.discovery.records import read_text
 from planner.model.document import Document
 from planner.model.labels import cable_label
+from planner.text import plural
 
 #: The tick columns, in the order work reaches them (each a state of ``CABLE_STATES``).
 TICK_COLUMNS = ("run", "labelled", "tested")

@@ -6,7 +6,8 @@ them in the order ``planner --help`` shows them.
 Exit codes, the same for every subcommand (``planner.cli.common``): 0 success, 1 findings,
 differences or a refusal (the plan would have errors), 2 an input that cannot be read or an
 output that cannot be written (one line naming the path and why; files that were there stay
-as they were), 3 an internal error (one line; ``--debug`` anywhere on the command line prints
+as they were), 141 quietly when the reader of standard output closed it (``| head``), 3 an
+internal error (one line; ``--debug`` anywhere on the command line prints
 the traceback). ``main`` maps what a subcommand raises onto them, so a traceback is never the
 answer to bad input, a full disk or a read-only folder.
 """
@@ -21,7 +22,14 @@ import traceback
 from typing import TextIO
 
 from planner import __version__
-from planner.cli.common import EXIT_INTERNAL, EXIT_UNREADABLE, STDOUT_NAME, describe_os_error, say
+from planner.cli.common import (
+    EXIT_CLOSED_PIPE,
+    EXIT_INTERNAL,
+    EXIT_UNREADABLE,
+    STDOUT_NAME,
+    describe_os_error,
+    say,
+)
 from planner.io import HallFileError
 
 #: Modules that each add one headless subcommand.
@@ -64,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     debug = DEBUG_FLAG in args
     args = [arg for arg in args if arg != DEBUG_FLAG]
     parser = build_parser()
-    subcommand_names = set(parser._subparsers._group_actions[0].choices) if parser._subparsers else set()
+    choices = parser._subparsers._group_actions[0].choices if parser._subparsers else None
+    subcommand_names = set(choices or ())
     if not args or (args[0] not in subcommand_names and not args[0].startswith("-")):
         if len(args) > 1:
             parser.error(f"unknown command {args[0]!r}")
@@ -72,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         if problem:
             say(problem)
             return EXIT_UNREADABLE
+        # imported here, so the subcommands never load Qt (one way: the window never imports the CLI)
         from planner.ui.app import run_gui
 
         return run_gui(args[0] if args else None)
@@ -124,7 +134,7 @@ class _Output:
 def run_subcommand(namespace: argparse.Namespace, debug: bool = False) -> int:
     """Run a parsed subcommand and map what it raises onto the exit codes (module docstring)."""
     stdout = sys.stdout
-    sys.stdout = _Output(stdout)  # type: ignore[assignment]
+    sys.stdout = _Output(stdout)
     try:
         code = int(namespace.func(namespace) or 0)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not after we have returned
@@ -134,10 +144,9 @@ def run_subcommand(namespace: argparse.Namespace, debug: bool = False) -> int:
     except HallFileError as exc:  # a plan read without load_or_exit
         say(f"{exc}")
         return EXIT_UNREADABLE
-    except BrokenPipeError:
+    except BrokenPipeError:  # `planner validate … | head`: the reader has what it wanted
         _silence(stdout)
-        say(f"cannot write {STDOUT_NAME}: it was closed before everything was written")
-        return EXIT_UNREADABLE
+        return EXIT_CLOSED_PIPE
     except OSError as exc:
         if exc.filename == STDOUT_NAME:
             _silence(stdout)

@@ -16,6 +16,9 @@ EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_UNREADABLE = 2
 EXIT_INTERNAL = 3
+#: Standard output closed by its reader (``| head``): no message, the status of a program that
+#: SIGPIPE ended (128 + 13), as the shell's own tools leave it.
+EXIT_CLOSED_PIPE = 141
 #: How errors name standard output (it has no path).
 STDOUT_NAME = "standard output"
 

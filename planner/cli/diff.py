@@ -88,7 +88,9 @@ def _git(argv: list[str], consequences: bool) -> int:
         _text_diff(path, new_path, old_file, new_file)
         return EXIT_OK
     if old is None or new is None:
-        print(f"{'new' if old is None else 'deleted'} plan: {summary_line(new if old is None else old)}")
+        shown = new if old is None else old
+        if shown is not None:
+            print(f"{'new' if old is None else 'deleted'} plan: {summary_line(shown)}")
         return EXIT_OK
     diff = diff_plans(old, new, consequences=consequences)
     print("\n".join(change_lines(diff)) if not diff.is_empty else "no differences (the files differ only in layout)")

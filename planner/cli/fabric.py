@@ -29,9 +29,8 @@ from planner.fabric.graph import all_nodes_reachable, bisection_gbps, fabric_gra
 from planner.fabric.placement import PLACEMENTS
 from planner.fabric.sizing import default_switch, node_devices
 from planner.io import save
+from planner.jobs.gate import would_have_errors
 from planner.model.document import Document
-from planner.rules.engine import validate
-from planner.rules.finding import ERROR
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -66,10 +65,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"planner: fabric: {risky}; nothing written (--force applies it)", file=sys.stderr)
             return 1
         History(doc).push(command)
-        errors = [f for f in validate(doc) if f.severity == ERROR]
-        if errors:
-            more = f" (and {len(errors) - 1} more errors)" if len(errors) > 1 else ""
-            print(f"planner: fabric: the plan would have errors: {errors[0].message}{more}", file=sys.stderr)
+        refusal = would_have_errors(doc)
+        if refusal:
+            print(f"planner: fabric: {refusal}", file=sys.stderr)
             return 1
         save(doc, args.output)
     try:

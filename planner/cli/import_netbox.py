@@ -4,7 +4,7 @@ device-types/*.yaml), so a hall recorded in NetBox can be checked with `planner 
 
 NetBox holds no floor positions, floor ratings or coolant loops: the reader lays the racks out
 in rows by name and prints what it assumed or left out (``planner.io.netbox``). Cables are then
-routed over that floor (``import_netbox``, which File ▸ Import from NetBox… uses too). The plan is
+routed over that floor (``planner.jobs.netbox``, which File ▸ Import from NetBox… uses too). The plan is
 written even when the rules would find errors in it (finding them is the point); a set that
 cannot be read is one line naming the file and row, and exit 2, with FILE left as it was.
 """
@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 
 from planner.cli.common import EXIT_OK, EXIT_UNREADABLE, say
-from planner.fabric.routing import Router
 from planner.io import save
-from planner.io.netbox import NetBoxImport, NetBoxReadError, read_netbox
+from planner.io.netbox import NetBoxReadError
+from planner.jobs.netbox import import_netbox
 
 #: What ``--from`` reads; one reader each.
 SOURCES = ("netbox",)
@@ -30,22 +30,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("folder", metavar="DIR", help="the folder to read")
     parser.add_argument("-o", "--output", required=True, help="the .hall file to write")
     parser.set_defaults(func=run)
-
-
-def import_netbox(folder: str) -> NetBoxImport:
-    """The plan of a NetBox set with its cables routed on the laid-out floor: ``length_m`` is the
-    route there (what N7 reach and N8 stale lengths check), ``stock_m`` and the media stay the
-    cable NetBox records. NetBoxReadError when the set cannot be read."""
-    result = read_netbox(folder)
-    doc = result.doc
-    router = Router(doc)
-    for link in doc.links.values():
-        link.length_m = router.length(link.a_device, link.b_device)
-    short = sum(1 for link in doc.links.values() if link.stock_m and link.length_m > link.stock_m + 1e-9)
-    if short:
-        result.notes.append(f"{short} cable(s) are shorter than their route on this layout (NetBox length "
-                            "kept as the stock length)")
-    return result
 
 
 def run(args: argparse.Namespace) -> int:

@@ -30,9 +30,9 @@ from planner.fabric.routing import recompute_lengths
 from planner.io import HallFileError, dumps, loads
 from planner.io.atomic import write_atomic
 from planner.model.document import Document
-from planner.review.merge import MergeResult, become, merge_plans
-from planner.rules.engine import Validator
-from planner.rules.finding import ERROR, Finding
+from planner.review.merge import MergeResult, merge_plans
+from planner.review.merge_errors import new_errors
+from planner.rules.finding import Finding
 
 #: Lists other than the conflicts are cut to this many lines in the text output (--json has all).
 SHOWN = 20
@@ -100,26 +100,6 @@ def _load_base(path: str) -> Document:
     except OSError:
         pass  # load_or_exit says why in one line
     return load_or_exit(path)
-
-
-def new_errors(result: MergeResult, scratch: Document, ours: Document, theirs: Document) -> list[Finding]:
-    """Rule errors of the merged plan that neither ours nor theirs had (by rule and subjects).
-
-    ``scratch`` is the merged plan as loaded back from its text: it is validated in full; only if
-    it has errors at all is it turned into ours and into theirs (theirs renumbered as in the
-    merge), the validator following incrementally with just the rules that found those errors:
-    a few edits' worth of checks instead of two more full runs. ``scratch`` is theirs afterwards."""
-    validator = Validator(scratch)
-    errors = [f for f in validator.findings if f.severity == ERROR]
-    if not errors or result.sides is None:
-        return []
-    rules = {f.rule for f in errors}
-    validator.rules = [r for r in validator.rules if r.id in rules]  # the others' results go stale, unread
-    known: set[tuple[str, tuple[str, ...]]] = set()
-    for objects, side in ((result.sides.ours, ours), (result.sides.theirs, theirs)):
-        validator.update(become(scratch, objects, side, result.sides.touched))
-        known |= {(f.rule, f.subjects) for f in validator.findings if f.severity == ERROR}
-    return [f for f in errors if (f.rule, f.subjects) not in known]
 
 
 def _print_report(result: MergeResult, errors: list[Finding], output: str) -> None:

@@ -38,12 +38,12 @@ from planner.io.dxf import (
     pick_hall,
     read_dxf,
 )
+from planner.jobs.gate import would_have_errors
 from planner.layout.templates import TEMPLATES, TemplateError, build_template
 from planner.model.bounds import NOTES
+from planner.model.catalog import NODE
 from planner.model.document import Document
 from planner.model.objects import Underlay
-from planner.rules.engine import validate
-from planner.rules.finding import ERROR
 
 NOTES_CHARS = NOTES.max_chars
 #: Options that only a template reads.
@@ -119,12 +119,15 @@ def run(args: argparse.Namespace) -> int:
     except TemplateError as exc:
         print(f"planner: new: {exc}", file=sys.stderr)
         return 1
-    errors = [f for f in validate(doc) if f.severity == ERROR]
-    if errors:
-        more = f" (and {len(errors) - 1} more errors)" if len(errors) > 1 else ""
-        print(f"planner: new: the plan would have errors: {errors[0].message}{more}", file=sys.stderr)
+    refusal = would_have_errors(doc)
+    if refusal:
+        print(f"planner: new: {refusal}", file=sys.stderr)
         return 1
+    replaced = Path(args.output).exists()
     save(doc, args.output)
+    nodes = sum(1 for d in doc.devices.values() if doc.catalog[d.type].kind == NODE)
+    print(f"{'Replaced' if replaced else 'Wrote'} {args.output}: {nodes:,} nodes in {len(doc.racks):,} racks, "
+          f"{len(doc.links):,} cables")
     return 0
 
 
@@ -165,9 +168,9 @@ def run_from_dxf(args: argparse.Namespace) -> int:
                        (("zones", hall.zones, hall.zone_layer), ("doors", hall.doors, hall.door_layer)) if layer)
              + ").")
     doc.meta.notes = "".join(ch for ch in notes if ch.isprintable())[:NOTES_CHARS]
-    errors = [f for f in validate(doc) if f.severity == ERROR]
-    if errors:
-        say(f"new: the plan would have errors: {errors[0].message}")
+    refusal = would_have_errors(doc)
+    if refusal:
+        say(f"new: {refusal}")
         return EXIT_FINDINGS
     save(doc, args.output)
     if not_kept:
@@ -187,10 +190,10 @@ def _report(drawing: Drawing, hall: Hall, units_note: str, scale: float, columns
         count = sum(s.layer == layer for s in hall.columns)
         before = f"{taken[layer]} + " if layer in taken else ""
         taken[layer] = f"{before}{count} column{'s' if count != 1 else ''}"
-    for layer, what, count in ((hall.zone_layer, "zone", len(hall.zones)), (hall.door_layer, "door", len(hall.doors))):
-        if layer is not None:
-            before = f"{taken[layer]} + " if layer in taken else ""
-            taken[layer] = f"{before}{count} {what}{'s' if count != 1 else ''}"
+    for named, what, count in ((hall.zone_layer, "zone", len(hall.zones)), (hall.door_layer, "door", len(hall.doors))):
+        if named is not None:
+            before = f"{taken[named]} + " if named in taken else ""
+            taken[named] = f"{before}{count} {what}{'s' if count != 1 else ''}"
     print(f"Read {drawing.path}: units {units_note}")
     width = max([len(name) for name in drawing.layers] + [5])
     print(f"{'layer':<{width}}  entities  closed polylines  circles  taken")

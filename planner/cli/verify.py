@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import re
+from io import BufferedWriter
 
 from planner.asbuilt.verify import Verification, read_discovery, update_command, verify
 from planner.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, load_or_exit, say
@@ -68,11 +69,16 @@ def run(args: argparse.Namespace) -> int:
     result = verify(doc, discovery)
     if args.output:
         options = ExportOptions(file_name=os.path.basename(args.file))
-        try:
-            if args.output.lower().endswith(".pdf"):
-                write_atomic(args.output, lambda out: write_verify_pdf(doc, result, out, options))
+        pdf = args.output.lower().endswith(".pdf")
+
+        def write(out: BufferedWriter) -> None:
+            if pdf:
+                write_verify_pdf(doc, result, out, options)
             else:
-                write_atomic(args.output, lambda out: write_verify_csv(doc, result, out))
+                write_verify_csv(doc, result, out)
+
+        try:
+            write_atomic(args.output, write)
         except OSError as exc:  # named by the report's path, not the temporary beside it
             say(f"cannot write {args.output}: {exc.strerror or exc}")
             return EXIT_UNREADABLE

@@ -36,6 +36,7 @@ from planner.model.document import Document, natural_key, prefix_of
 from planner.model.geometry import extents
 from planner.model.labels import cable_label
 from planner.model.objects import BusbarRun, Device, FloorUnit, Link, Rack
+from planner.text import plural
 
 _DEVICE_STEMS = {NODE: "N", SWITCH: "SW", STORAGE: "ST", RACK_PDU: "PDU", RACK_CDU: "CDU"}
 
@@ -52,11 +53,6 @@ _FIELD_WORDS = {"feed_a": "feed A", "feed_b": "feed B", "cdu": "CDU loop"}
 
 
 # ------------------------------------------------------------- undo texts
-def plural(count: int, noun: str) -> str:
-    """``1 rack``, ``3 racks``, ``1,024 cables``."""
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
-
-
 def _joined(parts: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
@@ -398,10 +394,10 @@ def array_racks(doc: Document, rack_id: str, count: int, pitch_m: float | None =
             dev = copy.copy(device)
             dev.id, dev.rack = doc.new_id("dev"), clone.id
             objects.append(dev)
-    names = [o.name for o in objects if isinstance(o, Rack)]
+    added = [o.name for o in objects if isinstance(o, Rack)]
     if count == 1:
-        return AddObjects(objects, text=f"Array {names[0]} beside {rack.name}")
-    return AddObjects(objects, text=f"Array {count} racks beside {rack.name} ({name_range(names)})")
+        return AddObjects(objects, text=f"Array {added[0]} beside {rack.name}")
+    return AddObjects(objects, text=f"Array {count} racks beside {rack.name} ({name_range(added)})")
 
 
 def row_of_racks(doc: Document, type_key: str, x: float, y: float, count: int,
@@ -427,7 +423,7 @@ def add_row(racks: list[Rack]) -> Command:
     return AddObjects(racks, text=f"Add {which} of {plural(len(racks), 'rack')} ({names})")
 
 
-def assign(doc: Document, rack_ids: Iterable[str], field: str, target: str | None) -> Command:
+def assign(doc: Document, rack_ids: Iterable[str], field: str, target: str | None) -> SetFields:
     """Assign racks to a busbar (``feed_a``/``feed_b``) or a CDU (``cdu``); None unassigns.
 
     The text names the racks and the target: "Set CDU loop of R01 to CDU-01", "Assign 2 racks

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from reportlab.pdfgen.canvas import Canvas
 
 from planner.asbuilt.verify import Fix, Verification
-from planner.commands.edits import plural
 from planner.export.common import (
     FONT,
     FONT_BOLD,
@@ -32,6 +31,7 @@ from planner.export.common import (
     wrap_lines,
 )
 from planner.model.document import Document
+from planner.text import plural
 
 TITLE = "Cable verification: fixes"
 CSV_COLUMNS = ("rack", "fix", "cables")

@@ -17,11 +17,12 @@ from collections.abc import Iterable
 
 from planner.commands.base import AddObjects, Command, RemoveObjects, SetFields
 from planner.commands.checks import Refusal
-from planner.commands.edits import plural, subject
+from planner.commands.edits import subject
 from planner.fabric.hand import hand_cable
 from planner.fabric.routing import Router
 from planner.model.document import Document, natural_key
 from planner.model.objects import Link
+from planner.text import plural
 
 __all__ = ["END_FIELDS", "PLANNED", "cabled_ports", "connect_command", "delete_cables_command", "end_words",
            "free_ports", "past_planned", "port_names", "rewire_command"]

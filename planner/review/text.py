@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from planner.commands.edits import plural
 from planner.model.document import Document, natural_key
 from planner.model.objects import COLLECTIONS
 from planner.review.consequences import FIGURE_KINDS, PlanState, plan_state
@@ -22,6 +21,7 @@ from planner.review.diff import (
     PlanDiff,
     display_name,
 )
+from planner.text import plural
 
 #: Kind words as a sentence says them.
 NOUNS = {"zone": "zone", "obstacle": "obstacle", "door": "door", "handoff": "hand-off", "rack": "rack",

@@ -10,11 +10,11 @@ window never freezes) and marks the undo stack clean; the recovery copy follows 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSettings, Signal
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from planner.commands import AddObjects, Compound, SetOutline
 from planner.io import HallFileError, load
@@ -22,11 +22,10 @@ from planner.io.hallwrite import save_snapshot
 from planner.model.document import Document
 from planner.ui.busy import busy
 from planner.ui.dialogs.new_hall import NewHallDialog
+from planner.ui.plan.view import PlanView
 from planner.ui.recovery import Autosaver
+from planner.ui.session import DocumentSession
 from planner.ui.writer import BackgroundWriter, take_snapshot
-
-if TYPE_CHECKING:
-    from planner.ui.main_window import MainWindow
 
 FILE_FILTER = "Hall plans (*.hall);;All files (*)"
 RECENT_KEY = "files/recent"
@@ -42,20 +41,27 @@ def describe_error(exc: HallFileError) -> str:
 
 
 class FileController(QObject):
-    """Which file the window's plan belongs to, and every action that reads or writes it."""
+    """Which file the window's plan belongs to, and every action that reads or writes it.
+
+    It is given what it uses of the window (the parent of its dialogs, the plan view, the status
+    line, the hall features dialog) rather than the window, so it does not import the window."""
 
     #: The plan's file (or untitled name) changed: the title needs updating.
     path_changed = Signal()
 
-    def __init__(self, window: MainWindow, path: Path | None) -> None:
+    def __init__(self, window: QWidget, session: DocumentSession, plan_view: PlanView, path: Path | None,
+                 show_status: Callable[[str], None], edit_hall_features: Callable[[], None]) -> None:
         super().__init__(window)
         self.window = window
-        self.session = window.session
+        self.session = session
+        self.plan_view = plan_view
+        self.show_status = show_status
+        self.edit_hall_features = edit_hall_features
         self.path = path
         self.untitled_name = "Untitled"
         # Set while a new hall waits for its outline to be drawn on the plan.
         self._new_hall_dialog: NewHallDialog | None = None
-        window.plan_view.polygon_captured.connect(self._outline_captured)
+        plan_view.polygon_captured.connect(self._outline_captured)
         # Saves and recovery copies are written in one background thread, in the order asked for.
         self.writer = BackgroundWriter(self)
         self.autosaver = Autosaver(self.session, parent=self, writer=self.writer)
@@ -87,7 +93,7 @@ class FileController(QObject):
         if path is not None:
             self._remember(path)
         self.path_changed.emit()
-        self.window.plan_view.fit_to_hall()
+        self.plan_view.fit_to_hall()
 
     def maybe_save(self) -> bool:
         """True when it is fine to drop the current plan (saved, discarded, or unchanged)."""
@@ -111,26 +117,26 @@ class FileController(QObject):
         self.set_document(dialog.document(), None, "Untitled")
         if dialog.draw_outline():
             self._new_hall_dialog = dialog
-            self.window.plan_view.start_polygon_capture()
+            self.plan_view.start_polygon_capture()
         else:
-            self.window.edit_hall_features()
+            self.edit_hall_features()
 
-    def _outline_captured(self, points: object) -> None:
+    def _outline_captured(self, points: list[tuple[float, float]]) -> None:
         """The outline of a new hall, drawn on the plan (other captures are not ours)."""
         dialog, self._new_hall_dialog = self._new_hall_dialog, None
         if dialog is None:
             return
-        corners = [(float(x), float(y)) for x, y in points]  # type: ignore[union-attr]
+        corners = [(float(x), float(y)) for x, y in points]
         if len(corners) < 3:
-            self.window.show_status("An outline needs at least three corners")
+            self.show_status("An outline needs at least three corners")
             return
         # The plan's origin is the hall's north-west corner: shift the drawn outline onto it.
         x0, y0 = min(x for x, _ in corners), min(y for _, y in corners)
         outline = [(round(x - x0, 3), round(y - y0, 3)) for x, y in corners]
         zone = dialog.zone_for(self.session.doc, outline)
         self.session.push(Compound([SetOutline(outline), AddObjects([zone])], text="Draw hall outline"))
-        self.window.plan_view.fit_to_hall()
-        self.window.edit_hall_features()
+        self.plan_view.fit_to_hall()
+        self.edit_hall_features()
 
     def open_dialog(self) -> None:
         if not self.maybe_save():
@@ -152,7 +158,7 @@ class FileController(QObject):
                                  f"{Path(path).name} cannot be opened:\n\n{describe_error(exc)}\n\n"
                                  "The open plan is unchanged.")
             return False
-        self.window.show_status(f"Opened {path}")
+        self.show_status(f"Opened {path}")
         return True
 
     def save(self) -> bool:
@@ -196,7 +202,7 @@ class FileController(QObject):
             self.session.undo_stack.resetClean()
         self._remember(self.path)
         self.path_changed.emit()
-        self.window.show_status(f"Saved {self.path}")
+        self.show_status(f"Saved {self.path}")
         return True
 
     def close_cleanly(self) -> None:
@@ -209,7 +215,7 @@ class FileController(QObject):
         values = QSettings().value(RECENT_KEY, [])
         if isinstance(values, str):
             values = [values]
-        return [v for v in (values or []) if Path(v).is_file()]
+        return [v for v in (values if isinstance(values, list) else []) if Path(v).is_file()]
 
     def _remember(self, path: Path) -> None:
         entries = [str(path)] + [p for p in self.recent_files() if p != str(path)]

@@ -1,8 +1,9 @@
 """The main window: the floor plan in the middle, docks around it, menus, status bar.
 
-Other parts plug in without editing this file: each module named in ``EXTENSIONS`` has
-``attach(window)`` and adds its docks (``add_dock``), menu actions (``menu(title)``) and plan
-overlays. File handling (New/Open/Save, recent files, unsaved-changes prompts, autosave) lives
+Other parts plug in through ``EXTENSIONS``: each module named there has ``attach(window)`` and
+adds its docks (``add_dock``), menu actions (``menu(title)``) and plan overlays; what one adds
+that others use is declared on ``MainWindow`` as a typed ``Part`` (``planner.ui.parts``), so the
+window's surface is read from its class and a part nobody provided is an error, not None. File handling (New/Open/Save, recent files, unsaved-changes prompts, autosave) lives
 in ``planner.ui.files``; this module only wires it to menus and the title bar.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -21,26 +23,45 @@ from planner.ui.dialogs.custom_type import CustomTypeDialog
 from planner.ui.dialogs.hall_features import HallFeaturesDialog
 from planner.ui.dialogs.title_block import TitleBlockDialog
 from planner.ui.display_units import length_unit, to_display
-from planner.ui.elevation_dock import ElevationDock
+from planner.ui.elevation.dock import ElevationDock
 from planner.ui.files import FileController
+from planner.ui.parts import Part
 from planner.ui.plan.palette import PaletteWidget
 from planner.ui.plan.view import PlanView
 from planner.ui.properties_dock import PropertiesDock
 from planner.ui.session import DocumentSession
+from planner.ui.trees import top_items
+
+if TYPE_CHECKING:
+    from planner.ui.asbuilt.attach import InstallProgress
+    from planner.ui.asbuilt.verify_dock import VerifyDock
+    from planner.ui.cables.dock import CableDock
+    from planner.ui.cables.layer import CableLayer
+    from planner.ui.elevation.marks import ElevationMarks
+    from planner.ui.plan.feature_tools import FeatureTools
+    from planner.ui.review.comments_attach import CommentTool
+    from planner.ui.review.comments_dock import CommentsDock
+    from planner.ui.review.compare_attach import CompareController
+    from planner.ui.review.pins import CommentPins
+    from planner.ui.underlay.attach import TwoPointTool, UnderlayPanel
+    from planner.ui.underlay.layer import UnderlayLayer
+    from planner.ui.validation.findings_dock import FindingsDock
+    from planner.ui.validation.live import LiveValidator
+    from planner.ui.validation.overlays import OverlayController
 
 #: Modules with ``attach(window: MainWindow) -> None``, called in order when a window opens.
 EXTENSIONS: list[str] = [
     "planner.ui.plan.feature_tools",  # first: event filters installed later (comment pins) see clicks first
-    "planner.ui.validation_attach",
-    "planner.ui.export_dialog",
-    "planner.ui.fabric_attach",
-    "planner.ui.cabling_attach",
-    "planner.ui.underlay_attach",
-    "planner.ui.asbuilt_attach",
-    "planner.ui.cable_list_attach",
-    "planner.ui.comments_attach",
-    "planner.ui.compare_attach",
-    "planner.ui.netbox_attach",
+    "planner.ui.validation.attach",
+    "planner.ui.jobs.export_dialog",
+    "planner.ui.fabric.attach",
+    "planner.ui.cables.attach",
+    "planner.ui.underlay.attach",
+    "planner.ui.asbuilt.attach",
+    "planner.ui.cables.list_attach",
+    "planner.ui.review.comments_attach",
+    "planner.ui.review.compare_attach",
+    "planner.ui.jobs.netbox_attach",
 ]
 
 #: Top-level menus in the order they appear; ``menu()`` creates others after these.
@@ -70,6 +91,32 @@ def _plain(title: str) -> str:
 class MainWindow(QMainWindow):
     """One open plan: the canvas, its docks and the menus that act on it."""
 
+    # What the extensions add, by the extension that sets it (``planner.ui.parts``).
+    feature_tools: Part[FeatureTools] = Part()  # plan.feature_tools
+    live_validator: Part[LiveValidator] = Part()  # validation.attach
+    findings_dock: Part[FindingsDock] = Part()
+    design_basis_action: Part[QAction] = Part()
+    overlays: Part[OverlayController] = Part()
+    elevation_marks: Part[ElevationMarks] = Part()
+    export_menu: Part[QMenu] = Part()  # jobs.export_dialog
+    new_from_template_action: Part[QAction] = Part()  # fabric.attach
+    cable_dock: Part[CableDock] = Part()
+    cable_layer: Part[CableLayer] = Part()
+    underlay_layer: Part[UnderlayLayer] = Part()  # underlay.attach
+    scale_tool: Part[TwoPointTool] = Part()
+    underlay_panel: Part[UnderlayPanel] = Part()
+    import_drawing_action: Part[QAction] = Part()
+    install_progress: Part[InstallProgress] = Part()  # asbuilt.attach
+    verify_dock: Part[VerifyDock] = Part()
+    verify_action: Part[QAction] = Part()
+    import_ticks_action: Part[QAction] = Part()
+    import_cable_list_action: Part[QAction] = Part()  # cables.list_attach
+    comments_dock: Part[CommentsDock] = Part()  # review.comments_attach
+    comment_pins: Part[CommentPins] = Part()
+    comment_tool: Part[CommentTool] = Part()
+    compare: Part[CompareController] = Part()  # review.compare_attach
+    import_netbox_action: Part[QAction] = Part()  # jobs.netbox_attach
+
     def __init__(self, session: DocumentSession, path: str | Path | None = None) -> None:
         super().__init__()
         self.session = session
@@ -80,7 +127,8 @@ class MainWindow(QMainWindow):
 
         self.plan_view = PlanView(session)
         self.setCentralWidget(self.plan_view)
-        self.files = FileController(self, Path(path) if path else None)
+        self.files = FileController(self, self.session, self.plan_view, Path(path) if path else None,
+                                    self.show_status, self.edit_hall_features)
 
         self._docks_menu = QMenu("&Docks", self)
         self._build_docks()
@@ -157,7 +205,7 @@ class MainWindow(QMainWindow):
                          Qt.Orientation.Horizontal)
         column = self.height() - self.menuBar().sizeHint().height() - self.statusBar().sizeHint().height()
         tree = self.palette_widget.tree
-        rows = sum(1 + tree.topLevelItem(g).childCount() for g in range(tree.topLevelItemCount()))
+        rows = sum(1 + group.childCount() for group in top_items(tree))
         palette = (rows * max(tree.sizeHintForRow(0), 1) + 2 * tree.frameWidth()
                    + self.palette_widget.filter_edit.sizeHint().height() + 40)
         palette = max(min(palette, column - ELEVATION_HEIGHT), column // 4)
@@ -165,14 +213,14 @@ class MainWindow(QMainWindow):
                          Qt.Orientation.Vertical)
         self.resizeDocks([self.properties_dock, self.undo_dock],
                          [PROPERTIES_HEIGHT, max(column - PROPERTIES_HEIGHT, 80)], Qt.Orientation.Vertical)
-        findings = getattr(self, "findings_dock", None)
-        if findings is not None:
+        if type(self).findings_dock.provided(self):
+            findings = self.findings_dock
             table = findings.table
             chrome = findings.sizeHint().height() - table.sizeHint().height()
             height = (chrome + table.horizontalHeader().sizeHint().height() + 2 * table.frameWidth()
                       + round(FINDINGS_ROWS * table.verticalHeader().defaultSectionSize()))
             self.resizeDocks([findings], [height], Qt.Orientation.Vertical)
-            cables = getattr(self, "cable_dock", None)
+            cables = self.cable_dock if type(self).cable_dock.provided(self) else None
             if cables is not None and self.dockWidgetArea(cables) == self.dockWidgetArea(findings):
                 width = self.width() - LEFT_WIDTH - RIGHT_WIDTH
                 self.resizeDocks([findings, cables], [round(width * FINDINGS_SHARE),
@@ -186,7 +234,7 @@ class MainWindow(QMainWindow):
         self.plan_view.cursor_moved.connect(self._show_cursor)
         self.plan_view.status_message.connect(self.show_status)
 
-    def _action(self, menu: QMenu, text: str, slot, shortcut: QKeySequence | str | None = None,
+    def _action(self, menu: QMenu, text: str, slot, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
                 tip: str = "") -> QAction:
         action = QAction(text, self)
         if shortcut is not None:

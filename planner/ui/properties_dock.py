@@ -89,16 +89,16 @@ class PropertiesDock(QDockWidget):
         self.form = QFormLayout()
         self.editors: dict[str, QWidget] = {}
         for name in ("name", "row", "notes", "hostname"):
-            self._add_line(name)
+            line = self._add_line(name)
             text = limit_of("Device" if name == "hostname" else "Rack", name, Text)
-            if text is not None:  # the file format's limit (planner/model/bounds.py)
-                self.editors[name].setMaxLength(text.max_chars)
+            if isinstance(text, Text):  # the file format's limit (planner/model/bounds.py)
+                line.setMaxLength(text.max_chars)
         self.editors["hostname"].setToolTip("The name discovery tools, NetBox and Slurm know the device by; "
                                             "empty: <rack name>-<device name>")
         self._add_line("x", QDoubleValidator())
         self._add_line("y", QDoubleValidator())
         u_range = limit_of("Device", "u", Range)
-        assert u_range is not None  # tests/unit/model/test_bounds_table.py: every field has its limits
+        assert isinstance(u_range, Range)  # tests/unit/model/test_bounds_table.py: every field has its limits
         self._add_line("u", QIntValidator(int(u_range.low), int(u_range.high)))
         for name in ("type", "rotation", "role", *_ASSIGN_FIELDS):
             combo = QComboBox()
@@ -133,12 +133,13 @@ class PropertiesDock(QDockWidget):
         self.refresh()
 
     # --------------------------------------------------------------- building
-    def _add_line(self, name: str, validator: Any = None) -> None:
+    def _add_line(self, name: str, validator: Any = None) -> QLineEdit:
         edit = QLineEdit()
         if validator is not None:
             edit.setValidator(validator)
         edit.editingFinished.connect(lambda n=name: self._line_edited(n))
         self.editors[name] = edit
+        return edit
 
     @property
     def doc(self) -> Document:
@@ -260,7 +261,8 @@ class PropertiesDock(QDockWidget):
         unit = length_unit(self.doc)
         for name in ("x", "y"):
             label = self.form.labelForField(self.editors[name])
-            label.setText(f"{_LABELS[name]} ({unit})")
+            if isinstance(label, QLabel):
+                label.setText(f"{_LABELS[name]} ({unit})")
         for name, editor in self.editors.items():
             visible = self._applies(name, objs)
             self.form.setRowVisible(editor, visible)
@@ -275,7 +277,7 @@ class PropertiesDock(QDockWidget):
                 editor.setPlaceholderText(SEVERAL if len(values) > 1 else "")
                 if name == "hostname":  # an own hostname, else the default in grey
                     editor.setPlaceholderText(self.doc.hostname(replace(objs[0], hostname="")))
-            else:
+            elif isinstance(editor, QComboBox):
                 self._fill_combo(name, editor, objs, shared, len(values) > 1)
 
     def _choices(self, name: str, objs: list[Any]) -> list[tuple[str, Any]]:

@@ -10,7 +10,7 @@ gets only the snapshot's plain records and runs ``work(snapshot)`` (formatting a
 the atomic writer, no Qt object): writes run one after another in the order they were asked for,
 never interleaved. The outcome comes back on the GUI thread through a poll timer.
 
-Why a thread here when long jobs run in processes (``planner.ui.jobs``): the crash that moved
+Why a thread here when long jobs run in processes (``planner.ui.jobs.runner``): the crash that moved
 exporters out of QThreads came from Python code and the GUI's cyclic collector racing over shared
 objects; this thread touches no Qt object and no object of the plan, only records made for it.
 """
@@ -102,7 +102,11 @@ class BackgroundWriter(QObject):
             loop = QEventLoop()
             poll = QTimer()
             poll.setInterval(POLL_MS)
-            poll.timeout.connect(lambda: future.done() and loop.quit())
+            def check() -> None:
+                if future.done():
+                    loop.quit()
+
+            poll.timeout.connect(check)
             poll.start()
             loop.exec()
             poll.stop()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 
-from planner.cli.worker import Report
+from planner.jobs.worker import Report
 
 
 def slow(payload: dict, report: Report) -> str:
@@ -37,7 +37,7 @@ HOLD_S = 60.0
 def template_held(job, report: Report) -> str:
     """``run_template`` whose worker stops right after its first progress message and stays there
     for ``HOLD_S``: a test that cancels on that message cancels mid-build, whatever the speed."""
-    from planner.cli.worker import run_template
+    from planner.jobs.worker import run_template
 
     held = []
 

@@ -21,11 +21,11 @@ from planner.layout.templates import build_template
 from planner.model.document import Document
 from planner.model.labels import cable_label
 from planner.model.objects import TIER_NODE_LEAF
-from planner.ui.asbuilt_attach import VerifyDialog, show_verification
-from planner.ui.export_dialog import ExportDialog
-from planner.ui.install_overlay import FAULTY_COLOUR, PROGRESS_BANDS, InstallTally
+from planner.ui.asbuilt.attach import VerifyDialog, show_verification
+from planner.ui.asbuilt.install_overlay import FAULTY_COLOUR, PROGRESS_BANDS, InstallTally
+from planner.ui.asbuilt.verify_dock import FIX, RACK, STATUS
+from planner.ui.jobs.export_dialog import ExportDialog
 from planner.ui.plan.units import to_scene
-from planner.ui.verify_dock import FIX, RACK, STATUS
 
 
 @pytest.fixture(scope="module")

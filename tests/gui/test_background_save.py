@@ -14,7 +14,7 @@ from planner.io import dumps
 from planner.io.hallfile import snapshot
 from planner.layout.templates import build_template
 from planner.ui import files as files_module
-from planner.ui import jobs
+from planner.ui.jobs import runner as jobs
 from planner.ui.writer import BackgroundWriter, take_snapshot
 
 

@@ -6,7 +6,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from planner.io import save
-from planner.ui import fabric_attach, files
+from planner.ui import files
+from planner.ui.fabric import attach as fabric_attach
 
 
 def _spy(monkeypatch, module, name, window, seen):

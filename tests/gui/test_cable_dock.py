@@ -17,9 +17,9 @@ from planner.fabric.routing import route
 from planner.io import dumps, loads
 from planner.layout.templates import build_template
 from planner.model.document import Document, natural_key
-from planner.ui.cable_dock import CableDock
-from planner.ui.cable_index import COLUMNS, END_A, LENGTH, NUMERIC, TIER, end_text, text_key
-from planner.ui.plan.overlays import route_on_tray
+from planner.ui.cables.dock import CableDock
+from planner.ui.cables.index import COLUMNS, END_A, LENGTH, NUMERIC, TIER, end_text, text_key
+from planner.ui.plan.route import route_on_tray
 from planner.ui.session import DocumentSession
 
 

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QApplication, QInputDialog
 from planner.asbuilt.states import set_state_command
 from planner.io import dumps, loads
 from planner.layout.templates import build_template
-from planner.ui.cable_dock import CableDock
-from planner.ui.cable_index import STATE
+from planner.ui.cables.dock import CableDock
+from planner.ui.cables.index import STATE
 from planner.ui.session import DocumentSession
 
 
@@ -117,14 +117,14 @@ def test_right_click_outside_the_selection_selects_that_row_and_opens_the_menu(d
     viewport = dock.table.viewport()
     point = dock.table.visualRect(dock.model.index(1, 0)).center()  # inside the selection: kept
     QApplication.sendEvent(viewport, QContextMenuEvent(QContextMenuEvent.Mouse, point, viewport.mapToGlobal(point)))
-    assert dock.selected_links() == _rows(dock)[:3] and dock.actions.row_menu.isVisible()
-    assert dock.state_menu.menuAction() in dock.actions.row_menu.actions()  # Set state ▸ in the row menu
-    dock.actions.row_menu.close()
+    assert dock.selected_links() == _rows(dock)[:3] and dock.cable_actions.row_menu.isVisible()
+    assert dock.state_menu.menuAction() in dock.cable_actions.row_menu.actions()  # Set state ▸ in the row menu
+    dock.cable_actions.row_menu.close()
     point = dock.table.visualRect(dock.model.index(4, 0)).center()
     QApplication.sendEvent(viewport, QContextMenuEvent(QContextMenuEvent.Mouse, point, viewport.mapToGlobal(point)))
     assert dock.selected_links() == [_rows(dock)[4]]
-    assert dock.actions.row_menu.isVisible()
-    dock.actions.row_menu.close()
+    assert dock.cable_actions.row_menu.isVisible()
+    dock.cable_actions.row_menu.close()
 
 
 def test_state_filter_shows_the_chosen_states_and_follows_edits(dock, qtbot):

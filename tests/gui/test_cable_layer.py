@@ -10,7 +10,7 @@ from planner.fabric import routing
 from planner.layout.templates import build_template
 from planner.model.catalog import SWITCH
 from planner.rules.context import Context
-from planner.ui.cable_layer import CableLayer
+from planner.ui.cables.layer import CableLayer
 
 
 @pytest.fixture(scope="module")

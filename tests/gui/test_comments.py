@@ -14,11 +14,11 @@ from PySide6.QtWidgets import QApplication, QDialog
 from planner.commands.comments import pin_position, threads, top_level
 from planner.commands.edits import move_objects
 from planner.io import dumps, save
-from planner.ui import comments_attach, comments_dock
-from planner.ui.comment_pins import HEAD_RADIUS, OPEN_FILL, TIP
-from planner.ui.comments_dock import AUTHOR_KEY, CommentDialog, ask_comment
-from planner.ui.export_dialog import ExportDialog
+from planner.ui.jobs.export_dialog import ExportDialog
 from planner.ui.plan.units import to_scene
+from planner.ui.review import comments_attach, comments_dock
+from planner.ui.review.comments_dock import AUTHOR_KEY, CommentDialog, ask_comment
+from planner.ui.review.pins import HEAD_RADIUS, OPEN_FILL, TIP
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from planner.commands.base import SetFields
 from planner.commands.edits import delete_objects, move_objects, place_rack
 from planner.io import dumps, load, save
 from planner.layout.templates import build_template
-from planner.ui.compare_layer import ADDED, CHANGED, COLOURS, MOVED, REMOVED
 from planner.ui.plan.units import to_scene
+from planner.ui.review.compare_layer import ADDED, CHANGED, COLOURS, MOVED, REMOVED
 
 
 @pytest.fixture(scope="module")

@@ -13,11 +13,11 @@ from planner.commands import History
 from planner.io import load
 from planner.model.bounds import BOUNDS
 from planner.model.catalog import NODE
-from planner.ui.basis_dialog import BasisDialog
-from planner.ui.dialogs.custom_type import FIELDS, CustomTypeDialog
+from planner.ui.dialogs.custom_type import FIELDS, OPTIONAL, CustomTypeDialog
 from planner.ui.dialogs.hall_features import HallFeaturesDialog
 from planner.ui.dialogs.new_hall import NewHallDialog
 from planner.ui.dialogs.title_block import TitleBlockDialog
+from planner.ui.validation.basis_dialog import BasisDialog
 
 SHELL_HALL = Path(__file__).resolve().parents[1] / "data" / "shell_hall.hall"
 
@@ -35,8 +35,10 @@ def test_custom_type_boxes_span_the_bounds_table(example_doc, qtbot):
     for spec in FIELDS:
         bound = BOUNDS["CatalogItem"][spec.name]
         box = dlg.boxes[spec.name]
-        assert (box.minimum(), box.maximum()) == pytest.approx((bound.low / spec.scale, bound.high / spec.scale)), \
-            spec.name
+        # a rating a type may leave out starts one step lower, at 0: "not rated" (null in the file)
+        low = 0.0 if spec.name in OPTIONAL else bound.low / spec.scale
+        assert (box.minimum(), box.maximum()) == pytest.approx((low, bound.high / spec.scale)), spec.name
+        assert box.specialValueText() == OPTIONAL.get(spec.name, ""), spec.name
     assert dlg.boxes["port_cages"].maximum() == 1024 and dlg.boxes["power_w"].maximum() == 100_000  # kW
     assert dlg.name.maxLength() == 200
 
@@ -62,7 +64,7 @@ def test_custom_type_refuses_control_characters_and_gives_floats_where_the_model
 
 
 @pytest.mark.parametrize("table, row, col, text, message", [
-    ("zones", 0, 5, "-5", "row 1, Rating (kPa): -5 kPa is outside 0–1,000 kPa"),
+    ("zones", 0, 5, "-5", "row 1, Rating (kPa): -5 kPa is outside 0.5–1,000 kPa"),
     ("zones", 0, 8, "0", "row 1, Tile size (m): 0 m is outside 0.1–10 m"),
     ("zones", 0, 0, "Zone\x01", "row 1, Name: holds a control character (U+0001) at character 5"),
     ("outline", 1, 0, "1e308", "row 2, x (m): 1e308 m is outside -10,000 to 10,000 m"),
@@ -114,7 +116,7 @@ def test_basis_dialog_ranges_come_from_the_table(qtbot):
     assert (spins["row_tray_width_m"].minimum(), spins["row_tray_width_m"].maximum()) == (1, 10_000)  # mm
     assert (spins["tray_fill_error"].minimum(), spins["tray_fill_error"].maximum()) == (0, 100)  # %
     assert (spins["cross_tray_levels"].minimum(), spins["cross_tray_levels"].maximum()) == (1, 100)
-    assert (spins["facility_supply_c"].minimum(), spins["facility_supply_c"].maximum()) == (-50, 150)
+    assert (spins["facility_supply_c"].minimum(), spins["facility_supply_c"].maximum()) == (2, 70)  # water, W17–W+
 
 
 def test_saving_onto_a_folder_is_refused_and_renames_nothing(qtbot, tmp_path, monkeypatch):

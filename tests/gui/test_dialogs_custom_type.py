@@ -54,6 +54,15 @@ def test_missing_source_or_bad_figures_are_refused(example_doc, qtbot, monkeypat
     assert said[-1] == "Peak power cannot be below steady power."
     dlg.boxes["power_peak_w"].setValue(15)
     dlg.boxes["capacity_kw"].setValue(1200)
+    dlg.accept()  # what a row CDU needs beyond its ranges (planner.model.physical), named with its range
+    assert said[-1].startswith("weight kg: 0 kg is outside 0.1–100,000 kg for a row cdu")
+    dlg.boxes["weight_kg"].setValue(1800)
+    dlg.boxes["rated_flow_lpm"].setValue(2200)
+    dlg.boxes["pumps"].setValue(3)
+    dlg.boxes["redundant_pumps"].setValue(3)
+    dlg.accept()
+    assert said[-1].startswith("redundant pumps: 3 of 3 pumps: at least one pump must run")
+    dlg.boxes["redundant_pumps"].setValue(1)
     dlg.accept()
     assert dlg.result() == CustomTypeDialog.DialogCode.Accepted
     assert dlg.item().kind == ROW_CDU and dlg.item().capacity_kw == 1200 and dlg.item().gpus == 0

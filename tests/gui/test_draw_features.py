@@ -20,7 +20,7 @@ from planner.ui.dialogs.hall_features import HallFeaturesDialog
 from planner.ui.dialogs.underlay import LayersDialog
 from planner.ui.main_window import MainWindow
 from planner.ui.plan.units import to_scene
-from planner.ui.underlay_attach import import_drawing, use_outline
+from planner.ui.underlay.attach import import_drawing, use_outline
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 ZONE_DEFAULTS = Zone(id="", name="", polygon=[])

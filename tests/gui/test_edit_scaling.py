@@ -8,7 +8,7 @@ window on a 256-node and a 1,024-node template hall (four times the racks, six t
 cables), and the work it causes is counted:
 
 - cable routing: calls into ``planner.fabric.routing`` (the Router's methods and the helpers);
-- the Cables dock: calls into ``planner.ui.cable_dock`` and ``planner.ui.cable_index``;
+- the Cables dock: calls into ``planner.ui.cables.dock`` and ``planner.ui.cables.index``;
 - rule checks (each rule's ``check``, and any other function it carries);
 - plan items painted (``paint`` of every item class on the scene, layers included);
 - Python lines executed on the whole edit path: the catch-all for any loop over the plan,
@@ -131,7 +131,7 @@ def named_code(window: Any) -> dict[str, set[Any]]:
     return {
         "cable routing (planner.fabric.routing)": _module_code("planner.fabric.routing"),
         "Cables dock (cable_dock, cable_index)":
-            _module_code("planner.ui.cable_dock", "planner.ui.cable_index"),
+            _module_code("planner.ui.cables.dock", "planner.ui.cables.index"),
         "rule checks": {code for rule in all_rules() for code in _functions(rule)},
         "plan items painted": paints,
     }

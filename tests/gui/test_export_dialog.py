@@ -15,9 +15,9 @@ from planner.export.registry import EXPORT_KINDS
 from planner.io import load
 from planner.layout.templates import build_template
 from planner.resources_access import example_hall_path
-from planner.ui import export_dialog
 from planner.ui.app import application
-from planner.ui.export_dialog import PNG_KIND, ExportDialog
+from planner.ui.jobs import export_dialog
+from planner.ui.jobs.export_dialog import PNG_KIND, ExportDialog
 from planner.ui.main_window import MainWindow
 from planner.ui.session import DocumentSession
 

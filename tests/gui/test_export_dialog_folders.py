@@ -13,9 +13,9 @@ from planner.export.common import ExportOptions
 from planner.export.registry import export_to
 from planner.layout.templates import build_template
 from planner.ui.app import application
-from planner.ui.export_dialog import ExportDialog
+from planner.ui.jobs.export_dialog import ExportDialog
+from planner.ui.jobs.netbox_attach import import_from_netbox
 from planner.ui.main_window import MainWindow
-from planner.ui.netbox_attach import import_from_netbox
 from planner.ui.session import DocumentSession
 
 

@@ -9,11 +9,11 @@ from PySide6.QtCore import Qt
 from planner.fabric.routing import route
 from planner.io import dumps, loads
 from planner.layout.templates import build_template
-from planner.ui.fabric_dialog import GenerateFabricDialog
+from planner.ui.fabric.dialog import GenerateFabricDialog
+from planner.ui.jobs.template_dialog import TemplateDialog
 from planner.ui.main_window import MainWindow
-from planner.ui.plan.overlays import route_on_tray
+from planner.ui.plan.route import route_on_tray
 from planner.ui.session import DocumentSession
-from planner.ui.template_dialog import TemplateDialog
 
 
 @pytest.fixture(scope="module")

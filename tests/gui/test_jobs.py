@@ -1,4 +1,4 @@
-"""Long jobs in a worker process (planner.ui.jobs): twenty exports in a row with the GC on, outcomes
+"""Long jobs in a worker process (planner.ui.jobs.runner): twenty exports in a row with the GC on, outcomes
 of failing and killed workers, Cancel, and the template build and verify run through the worker."""
 
 from __future__ import annotations
@@ -17,14 +17,15 @@ from pypdf import PdfReader
 from PySide6.QtCore import QTimer
 
 from planner.layout.templates import build_template
-from planner.ui import asbuilt_attach, template_dialog
 from planner.ui.app import application
-from planner.ui.asbuilt_attach import VerifyDialog
-from planner.ui.export_dialog import ExportDialog
-from planner.ui.jobs import Job
+from planner.ui.asbuilt import attach as asbuilt_attach
+from planner.ui.asbuilt.attach import VerifyDialog
+from planner.ui.jobs import template_dialog
+from planner.ui.jobs.export_dialog import ExportDialog
+from planner.ui.jobs.runner import Job
+from planner.ui.jobs.template_dialog import TemplateDialog
 from planner.ui.main_window import MainWindow
 from planner.ui.session import DocumentSession
-from planner.ui.template_dialog import TemplateDialog
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
 from planner.io import load
-from planner.ui.elevation_dock import MIME_TYPE, ElevationDock
+from planner.ui.elevation.dock import MIME_TYPE, ElevationDock
 from planner.ui.properties_dock import SEVERAL, PropertiesDock
 from planner.ui.session import DocumentSession
 

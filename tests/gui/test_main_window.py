@@ -381,6 +381,9 @@ def test_plan_menu_dialogs_push_one_command_each(window, monkeypatch):
         dialog.boxes["width_m"].setValue(0.44)
         dialog.boxes["depth_m"].setValue(0.8)
         dialog.boxes["height_u"].setValue(4)
+        dialog.boxes["weight_kg"].setValue(40)
+        dialog.boxes["power_w"].setValue(1.2)  # kW
+        dialog.boxes["power_peak_w"].setValue(1.5)
         dialog.source.setPlainText("Vendor datasheet")
         dialog.accept()
         return dialog.result()

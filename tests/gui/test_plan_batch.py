@@ -11,8 +11,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QGraphicsItem
 
 from planner.layout.templates import build_template
+from planner.ui.plan import canvas as plan_canvas
 from planner.ui.plan import items as plan_items
-from planner.ui.plan import view as plan_view
 from planner.ui.plan.items import SELECTION_COLOUR, SEVERITY_COLOURS, FootprintItem
 from planner.ui.plan.overlays import BATCH_BELOW_LOD
 from planner.ui.plan.units import to_scene
@@ -42,7 +42,7 @@ def test_zoomed_out_the_batch_draws_what_the_items_would(make_view, monkeypatch)
     batched = view.grab().toImage()
     assert scene.footprints.active
     assert all(i.flags() & QGraphicsItem.ItemHasNoContents for i in footprints(scene))
-    monkeypatch.setattr(plan_view, "BATCH_BELOW_LOD", 0.0)  # every item paints itself
+    monkeypatch.setattr(plan_canvas, "BATCH_BELOW_LOD", 0.0)  # every item paints itself
     itemised = view.grab().toImage()
     assert not scene.footprints.active
     assert not any(i.flags() & QGraphicsItem.ItemHasNoContents for i in footprints(scene))

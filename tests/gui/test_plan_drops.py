@@ -75,8 +75,8 @@ def test_palette_groups_icons_and_filter(palette):
 
 
 def test_palette_lists_custom_types_and_follows_undo(palette, session):
-    custom = CatalogItem(key="custom-node", kind="node", name="Lab node 6U", height_u=6,
-                         weight_kg=90, power_w=9000, gpus=8, custom=True)
+    custom = CatalogItem(key="custom-node", kind="node", name="Lab node 6U", height_u=6, width_m=0.48, depth_m=0.9,
+                         weight_kg=90, power_w=9000, gpus=8, port_cages=8, port_speed_gbps=400, custom=True)
     session.push(AddCatalogItem(custom))
     assert "custom-node" in palette.type_keys()
     session.undo_stack.undo()

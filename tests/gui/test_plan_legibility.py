@@ -9,14 +9,14 @@ from PySide6.QtGui import QColor
 from planner.fabric.routing import Router, route
 from planner.model.objects import Obstacle
 from planner.ui.app import load_example
-from planner.ui.cable_layer import CORE_COLOUR, RAIL_COLOURS
+from planner.ui.cables.layer import CORE_COLOUR, RAIL_COLOURS
 from planner.ui.plan.items import _ASSIGN_COLOURS, SELECTION_COLOUR, SEVERITY_COLOURS
-from planner.ui.plan.overlays import ROUTE_COLOUR, ROUTE_OFFSET_M, route_on_tray
+from planner.ui.plan.route import ROUTE_COLOUR, ROUTE_OFFSET_M, route_on_tray
 from planner.ui.plan.units import m
 
 
 def _other_colours() -> list[QColor]:
-    from planner.ui.overlays import BANDS
+    from planner.ui.validation.overlays import BANDS
 
     return [*(QColor(c) for c in RAIL_COLOURS), QColor(CORE_COLOUR), *_ASSIGN_COLOURS, SELECTION_COLOUR,
             *SEVERITY_COLOURS.values(), *(colour for _limit, colour, _text in BANDS)]

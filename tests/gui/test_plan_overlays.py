@@ -1,11 +1,9 @@
 """Findings outlines, level of detail, assignment lines and assign-by-drag, overlay layers,
-cable routes, and the repaint time of the 4,096-node benchmark hall (printed, not asserted)."""
+cable routes, and the 4,096-node benchmark hall drawn whole."""
 
 from __future__ import annotations
 
 import importlib.util
-import statistics
-import time
 from pathlib import Path
 
 import pytest
@@ -139,34 +137,20 @@ def _benchmark_plan(gpus: int):
     return module.build_plan(gpus)
 
 
-def _repaint_ms(view: PlanView, reset_cache: bool) -> tuple[float, float]:
-    """(wall, CPU) milliseconds of one full-view render; CPU time is what a busy machine
-    does not inflate."""
-    if reset_cache:
-        view.resetCachedContent()
-    wall, cpu = time.perf_counter(), time.thread_time()
-    view.grab()
-    return (time.perf_counter() - wall) * 1000, (time.thread_time() - cpu) * 1000
-
-
-def test_full_view_repaint_of_the_benchmark_hall(qtbot, make_view, capsys):
-    """Prints the repaint time of the 32,768-GPU plan at fit-to-hall (target < 50 ms)."""
+def test_the_benchmark_hall_is_drawn_whole_at_fit_view(make_view):
+    """The 32,768-GPU plan at fit-to-hall: one plan item per rack, busbar and floor unit, each
+    where the model puts it, and racks painted at the corners and middle of the hall (the repaint
+    time is a benchmark row: ``benchmarks/run_all.py``, plan view repaint)."""
     doc = _benchmark_plan(32768)
-    started = time.perf_counter()
     view = make_view(doc, size=(1600, 1000))
-    build_s = time.perf_counter() - started
-    first = _repaint_ms(view, False)
-    warm = [_repaint_ms(view, False) for _ in range(10)]
-    view.zoom_in()
-    zoomed = [_repaint_ms(view, True) for _ in range(5)]
-
-    def median(samples: list[tuple[float, float]], index: int) -> float:
-        return statistics.median(s[index] for s in samples)
-
-    with capsys.disabled():
-        print(f"\nplan view, {len(doc.racks)} racks, {len(doc.busbars)} busbars, "
-              f"{len(doc.floor_units)} floor units, {len(doc.links)} links: scene built in "
-              f"{build_s * 1000:.0f} ms; full-view repaint (wall / CPU ms): first "
-              f"{first[0]:.1f} / {first[1]:.1f}, median {median(warm, 0):.1f} / {median(warm, 1):.1f}, "
-              f"after zoom with the grid re-rendered {median(zoomed, 0):.1f} / {median(zoomed, 1):.1f}")
-    assert len(view.plan_scene.plan_items()) >= len(doc.racks)
+    view.fit_to_hall()
+    scene = view.plan_scene
+    assert {item.obj_id for item in scene.plan_items()} >= {*doc.racks, *doc.busbars, *doc.floor_units}
+    image = view.grab().toImage()
+    background = image.pixelColor(2, 2)  # the canvas outside the hall
+    racks = sorted(doc.racks.values(), key=lambda r: (r.y, r.x))
+    for rack in (racks[0], racks[len(racks) // 2], racks[-1]):
+        item = scene.item_for(rack.id)
+        assert item.sceneBoundingRect().contains(to_scene(rack.x, rack.y)), rack.name
+        centre = view.mapFromScene(to_scene(rack.x, rack.y))
+        assert image.pixelColor(centre) != background, rack.name

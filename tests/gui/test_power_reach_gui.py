@@ -9,7 +9,7 @@ from PySide6.QtTest import QTest
 from planner.commands import edits
 from planner.layout.templates import build_template
 from planner.rules.engine import validate
-from planner.ui.fabric_dialog import GenerateFabricDialog
+from planner.ui.fabric.dialog import GenerateFabricDialog
 from planner.ui.plan.units import to_scene
 from planner.ui.session import DocumentSession
 

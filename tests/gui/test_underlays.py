@@ -21,8 +21,8 @@ from planner.ui.dialogs.underlay import ScaleDialog
 from planner.ui.main_window import MainWindow
 from planner.ui.plan.units import to_scene
 from planner.ui.session import DocumentSession
-from planner.ui.underlay_attach import import_drawing, use_outline
-from planner.ui.underlay_layer import Z_UNDERLAY
+from planner.ui.underlay.attach import import_drawing, use_outline
+from planner.ui.underlay.layer import Z_UNDERLAY
 
 
 def hall_doc(outline: bool = True) -> Document:

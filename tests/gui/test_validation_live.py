@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QLabel
 
 from planner.commands import SetFields
 from planner.io import load
-from planner.ui.basis_dialog import BasisDialog, push_basis
 from planner.ui.main_window import MainWindow
 from planner.ui.plan.units import to_scene
+from planner.ui.validation.basis_dialog import BasisDialog, push_basis
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, fields
+from typing import Any
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -96,6 +97,10 @@ FIELDS = (
     FieldSpec("tapoff_rating_a", "Tap-off rating", "A", (BUSBAR,), 0),
     FieldSpec("tapoff_whip_m", "Tap-off whip reach", "m", (BUSBAR,), 2),
 )
+#: Fields a type may leave out (None in the catalogue), and what the box shows then: its lowest
+#: value, one step under the field's range, stands for "not given".
+OPTIONAL = {"max_load_kg": "not rated", "max_power_kw": "not rated", "voltage_v": "the plan's voltage",
+            "tapoff_rating_a": "not rated", "tapoff_whip_m": "not given"}
 #: CatalogItem fields that hold whole numbers (the rest of the form's fields are floats).
 INT_FIELDS = frozenset(f.name for f in fields(CatalogItem) if f.type in (int, "int"))
 
@@ -126,9 +131,14 @@ class CustomTypeDialog(QDialog):
         self.boxes: dict[str, QDoubleSpinBox] = {}
         for spec in FIELDS:
             box = bounded_spin("CatalogItem", spec.name, 0.0, spec.unit, spec.decimals, spec.scale)
+            if spec.name in OPTIONAL:  # 0 in the box is "not given": the range itself starts above 0
+                box.setMinimum(0.0)
+                box.setSpecialValueText(OPTIONAL[spec.name])
+                box.setValue(0.0)
             self.boxes[spec.name] = box
             self.form.addRow(spec.label, box)
         self.boxes["ports_per_cage"].setValue(1)
+        self.boxes["phases"].setValue(3)  # busbars, PDUs and cabinets are 1- or 3-phase; most are 3
         # a switch states its protocol: the plan's fabric kind and media reaches follow it
         self.protocol = QComboBox()
         for protocol, label in PROTOCOL_LABELS.items():
@@ -168,11 +178,15 @@ class CustomTypeDialog(QDialog):
             problem = text_problem_for(label, "CatalogItem", field, text)
             if problem:
                 raise ValueError(f"{problem}.")
-        values: dict[str, float | int] = {}
+        values: dict[str, Any] = {}
         for spec in FIELDS:
             if kind not in spec.kinds:
                 continue
-            value = self.boxes[spec.name].value() * spec.scale
+            box = self.boxes[spec.name]
+            if spec.name in OPTIONAL and box.value() == box.minimum():
+                values[spec.name] = None
+                continue
+            value = box.value() * spec.scale
             values[spec.name] = round(value) if spec.name in INT_FIELDS else float(value)
         if kind in (*IN_RACK_KINDS, *_FLOOR) and (values["width_m"] <= 0 or values["depth_m"] <= 0):
             raise ValueError("Width and depth must be greater than zero.")

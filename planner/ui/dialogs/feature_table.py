@@ -35,12 +35,14 @@ POLYGON_ROLE = Qt.ItemDataRole.UserRole + 1
 @dataclass
 class Column:
     """One table column: header, kind ("text" or "number"), the value a new row starts with and
-    the (class name, field) of the bounds table its cells must fit."""
+    the (class name, field) of the bounds table its cells must fit; an ``optional`` number may be
+    left blank, read as None ("not given": a rating the survey does not state)."""
 
     header: str
     kind: str = "number"
     default: Any = 0.0
     limit: tuple[str, str] | None = None
+    optional: bool = False
 
 
 class InvalidCell(ValueError):
@@ -58,6 +60,8 @@ def rectangle(x0: float, y0: float, x1: float, y1: float) -> list[Point]:
 
 
 def _format(value: Any) -> str:
+    if value is None:
+        return ""
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
@@ -97,15 +101,23 @@ class FeatureTable(QWidget):
             item = QTableWidgetItem(_format(value))
             if self.columns[col].kind == "number":
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if self.columns[col].optional:
+                item.setToolTip("Leave blank when not given (the check that needs it says it did not run)")
             if polygon is not None and self.rect_columns and self.rect_columns[0] <= col < self.rect_columns[1]:
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
                 item.setToolTip(f"A polygon with {len(polygon)} corners: its bounds are shown, "
                                 "its shape is kept")
             self.table.setItem(row, col, item)
-        first = self.table.item(row, 0)
+        first = self.first_cell(row)
         first.setData(ID_ROLE, obj_id)
         first.setData(POLYGON_ROLE, polygon)
         return row
+
+    def first_cell(self, row: int) -> QTableWidgetItem:
+        """The cell holding a row's id (and a polygon's corners): every row has one."""
+        cell = self.table.item(row, 0)
+        assert cell is not None, f"row {row} has no first cell"
+        return cell
 
     def add_polygon_row(self, obj_id: str, before: list[Any], polygon: list[Point], after: list[Any]) -> None:
         """A row whose rectangle columns come from a polygon (editable only if it is a rectangle)."""
@@ -125,7 +137,9 @@ class FeatureTable(QWidget):
                 item = self.table.item(row, col)
                 text = item.text().strip() if item is not None else ""
                 value: Any = text
-                if column.kind == "number":
+                if column.optional and not text:
+                    value = None
+                elif column.kind == "number":
                     try:
                         value = float(text.replace(",", "."))
                     except ValueError:
@@ -136,7 +150,7 @@ class FeatureTable(QWidget):
                 if problem:
                     raise InvalidCell(f"row {row + 1}, {column.header}: {problem}")
                 values.append(value)
-            first = self.table.item(row, 0)
+            first = self.first_cell(row)
             kept = first.data(POLYGON_ROLE)
             polygon = [(float(x), float(y)) for x, y in kept] if kept else None
             result.append((first.data(ID_ROLE), values, polygon))

@@ -83,13 +83,14 @@ class HallFeaturesDialog(QDialog):
                                        *_rect("Obstacle")], "Add column", rect_columns=(2, 6))
         for obs in sorted(doc.obstacles.values(), key=lambda o: natural_key(o.id)):
             self.obstacles.add_polygon_row(obs.id, [obs.name, obs.kind], obs.polygon, [])
-        zone_cols = [Column(header, default=getattr(_ZONE_DEFAULTS, name), limit=("Zone", name)) for header, name in (
+        zone_cols = [Column(header, default=getattr(_ZONE_DEFAULTS, name), limit=("Zone", name),
+                            optional=getattr(_ZONE_DEFAULTS, name) is None) for header, name in (
             ("Rating (kPa)", "rating_kpa"), ("Tile (kN)", "tile_rating_kn"), ("Rolling (kN)", "rolling_rating_kn"),
             ("Tile size (m)", "tile_size_m"), ("Air cooling (kW)", "air_capacity_kw"))]
         self.zones = FeatureTable([_name("Zone", "Zone"), *_rect("Zone"), *zone_cols], "Add zone", rect_columns=(1, 5))
         for zone in sorted(doc.zones.values(), key=lambda z: natural_key(z.id)):
             self.zones.add_polygon_row(zone.id, [zone.name], zone.polygon,
-                                       [float(getattr(zone, f)) for f in _ZONE_FIELDS])
+                                       [getattr(zone, f) for f in _ZONE_FIELDS])
         self.doors = FeatureTable([_name("Door", "Door"), Column("x1 (m)", limit=("Door", "x1")),
                                    Column("y1 (m)", limit=("Door", "y1")),
                                    Column("x2 (m)", default=1.2, limit=("Door", "x2")),
@@ -110,7 +111,8 @@ class HallFeaturesDialog(QDialog):
         tabs.addTab(self.doors, "Doors")
         tabs.addTab(self.handoffs, "Hand-off points")
         hint = QLabel("Plan coordinates in metres: origin at the north-west corner, x east, y south. "
-                      "Tile (kN) 0 means slab floor; a zone's rating is its distributed load limit.")
+                      "A blank Tile (kN) means slab floor; blank Rolling or Air cooling means not rated. "
+                      "A zone's rating is its distributed load limit.")
         hint.setWordWrap(True)
         buttons = ok_cancel(self)
         layout = QVBoxLayout(self)
@@ -128,9 +130,9 @@ class HallFeaturesDialog(QDialog):
             return
         self.tabs.setCurrentWidget(feature)
         for row in range(feature.table.rowCount()):
-            if feature.table.item(row, 0).data(ID_ROLE) == obj_id:
+            if feature.first_cell(row).data(ID_ROLE) == obj_id:
                 feature.table.selectRow(row)
-                feature.table.scrollToItem(feature.table.item(row, 0))
+                feature.table.scrollToItem(feature.first_cell(row))
                 return
 
     # ------------------------------------------------------------------ result

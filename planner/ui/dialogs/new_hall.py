@@ -8,6 +8,7 @@ the format's bounds table; OK refuses a name the file would refuse.
 from __future__ import annotations
 
 from dataclasses import fields
+from typing import Any
 
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -25,7 +26,7 @@ from planner.model.document import Document
 from planner.model.objects import Point, Zone
 from planner.ui.dialogs.parts import bounded_line, bounded_spin, ok_cancel, text_problem_for
 
-_ZONE_DEFAULTS = {f.name: f.default for f in fields(Zone)}
+_ZONE_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Zone)}
 
 
 def spin(value: float, maximum: float, suffix: str, decimals: int = 2, minimum: float = 0.0) -> QDoubleSpinBox:
@@ -56,9 +57,11 @@ class NewHallDialog(QDialog):
         self.width_m = bounded_spin("HallFileContent", "outline", 24.0, "m", minimum=1.0)
         self.depth_m = bounded_spin("HallFileContent", "outline", 18.0, "m", minimum=1.0)
         self.rating_kpa = bounded_spin("Zone", "rating_kpa", _ZONE_DEFAULTS["rating_kpa"], "kPa", 1)
-        self.tile_kn = bounded_spin("Zone", "tile_rating_kn", _ZONE_DEFAULTS["tile_rating_kn"], "kN", 1)
+        self.tile_kn = bounded_spin("Zone", "tile_rating_kn", 0.0, "kN", 1)
+        self.tile_kn.setMinimum(0.0)  # 0 in the box is slab floor: no tile rating (None)
         self.tile_kn.setSpecialValueText("slab (no tiles)")
-        self.polygon.toggled.connect(lambda on: (self.width_m.setEnabled(not on), self.depth_m.setEnabled(not on)))
+        self.tile_kn.setValue(0.0)
+        self.polygon.toggled.connect(self._drawn)
 
         form = QFormLayout()
         form.addRow("Project", self.project)
@@ -79,6 +82,11 @@ class NewHallDialog(QDialog):
         layout.addWidget(buttons)
         self.setMinimumWidth(420)
 
+    def _drawn(self, on: bool) -> None:
+        """A drawn outline has no width and depth to type."""
+        self.width_m.setEnabled(not on)
+        self.depth_m.setEnabled(not on)
+
     def accept(self) -> None:
         for label, field, edit in (("Project", "project", self.project), ("Hall", "hall", self.hall)):
             problem = text_problem_for(label, "Meta", field, edit.text().strip())
@@ -97,7 +105,7 @@ class NewHallDialog(QDialog):
     def zone_for(self, doc: Document, outline: list[Point]) -> Zone:
         """The whole-floor zone with the ratings entered here."""
         return Zone(id=doc.new_id("zone"), name="Floor", polygon=list(outline),
-                    rating_kpa=self.rating_kpa.value(), tile_rating_kn=self.tile_kn.value())
+                    rating_kpa=self.rating_kpa.value(), tile_rating_kn=self.tile_kn.value() or None)
 
     def document(self) -> Document:
         """The new plan: title block, and outline and floor zone unless they are to be drawn."""

@@ -1,4 +1,4 @@
-"""Dialogs of the drawings under the plan (``planner.ui.underlay_attach``): which DXF layers hold
+"""Dialogs of the drawings under the plan (``planner.ui.underlay.attach``): which DXF layers hold
 the hall's outline, columns, zones and doors, and the true distance of a two-point scale."""
 
 from __future__ import annotations
@@ -69,23 +69,23 @@ class ScaleDialog(QDialog):
         self.distance.setRange(0.001, 10_000)
         self.distance.setSuffix(" m")
         self.distance.setValue(measured)
-        self.move = QCheckBox("Then put the first point at")
-        self.x = QDoubleSpinBox()
-        self.y = QDoubleSpinBox()
-        for box, value in ((self.x, first[0]), (self.y, first[1])):
+        self.move_first = QCheckBox("Then put the first point at")
+        self.first_x = QDoubleSpinBox()
+        self.first_y = QDoubleSpinBox()
+        for box, value in ((self.first_x, first[0]), (self.first_y, first[1])):
             box.setDecimals(3)
             box.setRange(-10_000, 10_000)
             box.setSuffix(" m")
             box.setValue(value)
             box.setEnabled(False)
-            self.move.toggled.connect(box.setEnabled)
+            self.move_first.toggled.connect(box.setEnabled)
         form = QFormLayout(self)
         form.addRow(QLabel(f"The two points are {measured:.3f} m apart on the plan now."))
         form.addRow("Real distance", self.distance)
-        form.addRow(self.move)
-        form.addRow("x", self.x)
-        form.addRow("y", self.y)
+        form.addRow(self.move_first)
+        form.addRow("x", self.first_x)
+        form.addRow("y", self.first_y)
         form.addRow(ok_cancel(self, "Scale"))
 
     def place(self) -> tuple[float, float] | None:
-        return (self.x.value(), self.y.value()) if self.move.isChecked() else None
+        return (self.first_x.value(), self.first_y.value()) if self.move_first.isChecked() else None

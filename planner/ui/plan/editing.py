@@ -25,7 +25,7 @@ from planner.rules.figures import tapoff_reach
 from planner.ui.plan.units import TILE_M, to_model
 
 if TYPE_CHECKING:
-    from planner.ui.plan.view import PlanView
+    from planner.ui.plan.canvas import PlanCanvas
 
 #: Length of a busbar run dropped from the palette: twelve tiles (7.2 m); edit it afterwards.
 DROPPED_BUSBAR_TILES = 12
@@ -119,34 +119,34 @@ class Clipboard:
 
 
 class PlanEditor(QObject):
-    """The editing gestures of one PlanView, and the QActions that trigger them."""
+    """The editing gestures of one plan view (a PlanCanvas), and the QActions that trigger them."""
 
-    def __init__(self, view: PlanView) -> None:
+    def __init__(self, view: PlanCanvas) -> None:
         super().__init__(view)
         self.view = view
         self.session = view.session
         self.clipboard = Clipboard()
         self._paste_count = 0
         self._edit_actions = [
-            self._action("Select &All", QKeySequence.SelectAll, self.select_all),
-            self._action("&Copy", QKeySequence.Copy, self.copy),
-            self._action("&Paste", QKeySequence.Paste, self.paste_at_cursor),
+            self._action("Select &All", QKeySequence.StandardKey.SelectAll, self.select_all),
+            self._action("&Copy", QKeySequence.StandardKey.Copy, self.copy),
+            self._action("&Paste", QKeySequence.StandardKey.Paste, self.paste_at_cursor),
             self._action("D&uplicate", QKeySequence("Ctrl+D"), self.duplicate),
-            self._action("&Delete", QKeySequence.Delete, self.delete),
+            self._action("&Delete", QKeySequence.StandardKey.Delete, self.delete),
             self._action("&Rotate 90°", QKeySequence("R"), self.rotate),
             self._action("&Array…", QKeySequence("Ctrl+Shift+A"), self.array_selected),
         ]
         self._nudge_actions = [
-            self._action(f"Move {name}", QKeySequence(key), lambda dx=dx, dy=dy: self.nudge(dx, dy))
-            for name, key, dx, dy in (("left", Qt.Key_Left, -1, 0), ("right", Qt.Key_Right, 1, 0),
-                                      ("up", Qt.Key_Up, 0, -1), ("down", Qt.Key_Down, 0, 1))
+            self._action(f"Move {name}", QKeySequence(key), self._nudger(dx, dy))
+            for name, key, dx, dy in (("left", Qt.Key.Key_Left, -1, 0), ("right", Qt.Key.Key_Right, 1, 0),
+                                      ("up", Qt.Key.Key_Up, 0, -1), ("down", Qt.Key.Key_Down, 0, 1))
         ]
 
     def _action(self, text: str, shortcut: QKeySequence | QKeySequence.StandardKey,
                 slot: Callable[[], Any]) -> QAction:
         action = QAction(text, self.view)
         action.setShortcut(QKeySequence(shortcut))
-        action.setShortcutContext(Qt.WidgetWithChildrenShortcut)
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         action.triggered.connect(lambda _checked=False: slot())
         self.view.addAction(action)
         return action
@@ -188,6 +188,9 @@ class PlanEditor(QObject):
         ids = self.session.selection
         if ids:
             self.push(lambda: edits.rotate_objects(self.doc, ids, 90))
+
+    def _nudger(self, tiles_x: int, tiles_y: int) -> Callable[[], None]:
+        return lambda: self.nudge(tiles_x, tiles_y)
 
     def nudge(self, tiles_x: int, tiles_y: int) -> None:
         ids = self._movable_selection()

@@ -29,8 +29,8 @@ class HandleLayer(QGraphicsItem):
     def __init__(self) -> None:
         super().__init__()
         self.setZValue(Z_HANDLES)
-        self.setFlag(QGraphicsItem.ItemHasNoContents, True)
-        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self._squares: list[QGraphicsRectItem] = []
         self._pen = QPen(SELECTION_COLOUR, 1.5)
         self._pen.setCosmetic(True)
@@ -40,14 +40,14 @@ class HandleLayer(QGraphicsItem):
         """Show one square per handle point (plan metres); extra squares are reused or removed."""
         while len(self._squares) > len(points):
             square = self._squares.pop()
-            square.setParentItem(None)
+            square.setParentItem(None)  # type: ignore[arg-type]  # unparent: PySide6's stubs leave out None
             if square.scene() is not None:
                 square.scene().removeItem(square)
         half = HANDLE_PIXELS / 2
         while len(self._squares) < len(points):
             square = QGraphicsRectItem(QRectF(-half, -half, HANDLE_PIXELS, HANDLE_PIXELS), self)
-            square.setFlag(QGraphicsItem.ItemIgnoresTransformations, True)
-            square.setAcceptedMouseButtons(Qt.NoButton)
+            square.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
+            square.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
             square.setPen(self._pen)
             square.setBrush(self._fill)
             self._squares.append(square)

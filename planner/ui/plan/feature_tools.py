@@ -82,7 +82,7 @@ class FeatureTools(QObject):
             action.setToolTip(f"{text.replace('&', '')} ({shortcut}): {hint}")
             action.setCheckable(True)
             action.setShortcut(QKeySequence(shortcut))
-            action.setShortcutContext(Qt.WidgetWithChildrenShortcut)
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             action.setStatusTip(f"{text.replace('&', '')}: {hint}; Esc leaves the tool")
             action.toggled.connect(lambda on, k=key: self._toggled(k, on))
             group.addAction(action)
@@ -90,8 +90,8 @@ class FeatureTools(QObject):
             self._actions[key] = action
         # kept, so the filter tells its objects apart without calling into a view being destroyed
         self._viewport = view.viewport()
-        self._mouse = {QEvent.MouseButtonPress: self._pressed, QEvent.MouseMove: self._moved,
-                       QEvent.MouseButtonRelease: self._released, QEvent.MouseButtonDblClick: self._double_clicked}
+        self._mouse = {QEvent.Type.MouseButtonPress: self._pressed, QEvent.Type.MouseMove: self._moved,
+                       QEvent.Type.MouseButtonRelease: self._released, QEvent.Type.MouseButtonDblClick: self._double_clicked}
         self._viewport.installEventFilter(self)
         view.installEventFilter(self)
         self.session.selection_changed.connect(lambda _ids: self.refresh_handles())
@@ -122,7 +122,7 @@ class FeatureTools(QObject):
         if on:
             self.tool = tool
             self.view.set_row_tool(False)
-            self.view.viewport().setCursor(Qt.CrossCursor)
+            self.view.viewport().setCursor(Qt.CursorShape.CrossCursor)
             self.view.setFocus()
             self.view.status_message.emit(self._actions[tool].statusTip())
         elif self.tool == tool:
@@ -165,9 +165,9 @@ class FeatureTools(QObject):
         """Mouse on the viewport, keys on the view; filters installed later (the comment pin,
         the two-point scale) see the events first, so their modes win over the feature gestures."""
         kind = event.type()
-        if watched is self._viewport and kind in self._mouse:
+        if watched is self._viewport and kind in self._mouse and isinstance(event, QMouseEvent):
             return self._mouse[kind](event)
-        if watched is self.view and kind == QEvent.KeyPress:
+        if watched is self.view and kind == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             return self._key(event)
         return False
 
@@ -175,7 +175,7 @@ class FeatureTools(QObject):
         return to_model(self.view.mapToScene(event.position().toPoint()))
 
     def _pressed(self, event: QMouseEvent) -> bool:
-        if event.button() != Qt.LeftButton or self.view.dragMode() == QGraphicsView.ScrollHandDrag:
+        if event.button() != Qt.MouseButton.LeftButton or self.view.dragMode() == QGraphicsView.DragMode.ScrollHandDrag:
             return False
         point = self.view.snap_point(*self._model(event))
         if self.tool:
@@ -191,7 +191,7 @@ class FeatureTools(QObject):
             else:
                 self._gesture, self._start = "draw", point
             return True
-        if event.modifiers() & (Qt.ControlModifier | Qt.ShiftModifier | Qt.AltModifier):
+        if event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.AltModifier):
             return False
         handle = self.handle_at(event.position())
         if handle is not None:
@@ -274,13 +274,13 @@ class FeatureTools(QObject):
 
     def _key(self, event: QKeyEvent) -> bool:
         key = event.key()
-        if key == Qt.Key_Escape and (self._gesture or self.tool):
+        if key == Qt.Key.Key_Escape and (self._gesture or self.tool):
             if self._gesture:
                 self._cancel()
             else:
                 self.set_tool("")
             return True
-        if key in (Qt.Key_Return, Qt.Key_Enter) and self._gesture == "zone":
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self._gesture == "zone":
             self._finish_zone()
             return True
         return False
@@ -361,6 +361,7 @@ class FeatureTools(QObject):
         self.view.status_message.emit(f"Move by {self._length(self._delta[0])}, {self._length(self._delta[1])}")
 
     def _preview_reshape(self, target: Point) -> None:
+        assert self._handle is not None, "a reshape drags a handle"
         obj_id, index = self._handle
         obj = self.doc.get(obj_id)
         try:
@@ -406,8 +407,8 @@ def attach(window: MainWindow) -> None:
         plan.insertMenu(following, draw)
     toolbar = QToolBar("Draw", window)
     toolbar.setObjectName("draw_toolbar")
-    toolbar.setToolButtonStyle(Qt.ToolButtonTextOnly)
-    window.addToolBar(Qt.TopToolBarArea, toolbar)
+    toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+    window.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
     toolbar.hide()  # the plan keeps its height; View ▸ Draw toolbar shows it, Plan ▸ Draw has the tools
     shown = toolbar.toggleViewAction()
     shown.setText("&Draw toolbar")

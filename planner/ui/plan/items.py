@@ -1,4 +1,5 @@
-"""Scene items of the floor plan. Each holds only an object id and draws from the model.
+"""Scene items of the floor plan: the base item, racks, floor units and busbar runs (the hall's
+features are ``hall_items``). Each holds only an object id and draws from the model.
 
 ``sync()`` re-reads the model (position, footprint, rotation) after a Change names the id;
 ``paint`` reads names and figures from the document. Level of detail: below a few pixels per
@@ -17,7 +18,6 @@ from typing import TYPE_CHECKING, ClassVar
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
-    QBrush,
     QColor,
     QFont,
     QFontMetricsF,
@@ -25,7 +25,6 @@ from PySide6.QtGui import (
     QPainterPath,
     QPainterPathStroker,
     QPen,
-    QPolygonF,
 )
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
@@ -62,8 +61,6 @@ _LABEL_FONT = QFont("DejaVu Sans")
 _LABEL_FONT.setPixelSize(14)
 _SMALL_FONT = QFont("DejaVu Sans")
 _SMALL_FONT.setPixelSize(9)
-_ZONE_FONT = QFont("DejaVu Sans")
-_ZONE_FONT.setPixelSize(32)
 
 _ASSIGN_COLOURS = [
     QColor(214, 39, 40), QColor(31, 119, 180), QColor(44, 160, 44), QColor(148, 103, 189),
@@ -81,7 +78,7 @@ def lod_of(painter: QPainter) -> float:
     return QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
 
 
-def _cosmetic(colour: QColor, width: float = 0.0, style: Qt.PenStyle = Qt.SolidLine) -> QPen:
+def _cosmetic(colour: QColor, width: float = 0.0, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
     pen = QPen(colour, width, style)
     pen.setCosmetic(True)
     return pen
@@ -97,13 +94,6 @@ EDGE_PEN = _cosmetic(_EDGE, 1)
 FRONT_PEN = _cosmetic(_EDGE, 3)
 
 
-def zone_tint(rating_kpa: float) -> QColor:
-    """Floor zones tinted by rating: weak floors warm, strong floors cool (alpha kept light)."""
-    low, high = 5.0, 20.0
-    t = min(1.0, max(0.0, (rating_kpa - low) / (high - low)))
-    return QColor.fromHsvF(0.02 + 0.5 * t, 0.45, 0.95, 0.22)
-
-
 class PlanItem(QGraphicsItem):
     """Base of every plan item: an id, access to the document, selection and finding marks."""
 
@@ -112,7 +102,7 @@ class PlanItem(QGraphicsItem):
         self._doc_provider = doc_provider
         self.obj_id = obj_id
         self.severity = ""
-        self.setFlag(QGraphicsItem.ItemIsSelectable, True)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         self.setData(0, obj_id)
 
     @property
@@ -252,18 +242,18 @@ class FootprintItem(PlanItem):
             return
         badge = self.badge_rect(lod)
         r, centre = badge.width() / 2, badge.center()
-        painter.setPen(Qt.NoPen)
+        painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(colour)
         painter.drawEllipse(centre, r, r)
         painter.setPen(QColor("white"))
         painter.setFont(_LABEL_FONT)
-        painter.drawText(QRectF(centre.x() - r, centre.y() - r, 2 * r, 2 * r), Qt.AlignCenter,
+        painter.drawText(QRectF(centre.x() - r, centre.y() - r, 2 * r, 2 * r), Qt.AlignmentFlag.AlignCenter,
                          "!" if self.severity == "error" else "?")
 
     def paint_labels(self, painter: QPainter, lod: float) -> None:
         painter.setPen(_TEXT_COLOUR)
         painter.setFont(self._name_font)
-        painter.drawText(self._name_box, Qt.AlignCenter, self.model().name)
+        painter.drawText(self._name_box, Qt.AlignmentFlag.AlignCenter, self.model().name)
 
 
 class RackItem(FootprintItem):
@@ -315,13 +305,13 @@ class RackItem(FootprintItem):
         painter.setPen(_TEXT_COLOUR)
         painter.setFont(self._name_font)
         if lod < LOD_DETAIL:
-            painter.drawText(self._name_box, Qt.AlignCenter, rack.name)
+            painter.drawText(self._name_box, Qt.AlignmentFlag.AlignCenter, rack.name)
             return
         box = self._name_box
         top = QRectF(box.x(), box.y(), box.width(), box.height() / 2)
-        painter.drawText(top, Qt.AlignHCenter | Qt.AlignBottom, rack.name)
+        painter.drawText(top, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom, rack.name)
         painter.setFont(_SMALL_FONT)
-        painter.drawText(top.translated(0, top.height()), Qt.AlignHCenter | Qt.AlignTop, self._summary)
+        painter.drawText(top.translated(0, top.height()), Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, self._summary)
 
 
 class FloorUnitItem(FootprintItem):
@@ -352,9 +342,9 @@ class BusbarItem(PlanItem):
             # the label may sit on either side of the run, from its start
             self._bounds = QRectF(line.p1(), line.p2()).normalized().adjusted(-30, -30, 30, 30)
             self._bounds = self._bounds.united(QRectF(line.p1(), line.p1()).adjusted(-m(2.5), -40, m(2.5), 40))
-        style = Qt.SolidLine if bus.side == "A" else Qt.DashLine
+        style = Qt.PenStyle.SolidLine if bus.side == "A" else Qt.PenStyle.DashLine
         self._pens = (_cosmetic(self._colour, 2, style),
-                      QPen(self._colour, BUSBAR_WIDTH, style, Qt.FlatCap))
+                      QPen(self._colour, BUSBAR_WIDTH, style, Qt.PenCapStyle.FlatCap))
         self.setPos(0, 0)
         self.update()
 
@@ -382,7 +372,7 @@ class BusbarItem(PlanItem):
             bus = self.model()
             painter.setFont(_LABEL_FONT)
             painter.setPen(self._label_colour)
-            painter.drawText(self.label_rect(), Qt.AlignLeft | Qt.AlignVCenter, f"{bus.name} ({bus.side})")
+            painter.drawText(self.label_rect(), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, f"{bus.name} ({bus.side})")
 
     def label_rect(self) -> QRectF:
         """Where the name goes: at the run's start, on the side away from the racks' cable bundle.
@@ -413,189 +403,4 @@ class BusbarItem(PlanItem):
         mid = (start + end) / 2
         probe = QRectF(mid.x() - m(0.1), mid.y() - m(0.5), m(0.2), m(0.4)) if along_x else \
             QRectF(mid.x() - m(0.5), mid.y() - m(0.1), m(0.4), m(0.2))
-        return any(isinstance(item, FootprintItem) for item in scene.items(probe, Qt.IntersectsItemShape))
-
-
-class ZoneItem(PlanItem):
-    """A floor zone tinted by its rating, labelled with it; picked by its edge or label."""
-
-    def __init__(self, doc_provider, obj_id: str) -> None:
-        super().__init__(doc_provider, obj_id)
-        self.setZValue(Z_ZONE)
-        self._polygon = QPolygonF()
-        self.sync()
-
-    def sync(self) -> None:
-        polygon = QPolygonF([to_scene(x, y) for x, y in self.model().polygon])
-        self.prepareGeometryChange()
-        self._polygon = polygon
-        self.setPos(0, 0)  # a drag previews by displacing the item; the model holds the corners
-        self.update()
-
-    def boundingRect(self) -> QRectF:
-        return self._polygon.boundingRect().adjusted(-10, -10, 10, 10)
-
-    def _label_rect(self) -> QRectF:
-        box = self._polygon.boundingRect()
-        return QRectF(box.x() + m(0.2), box.bottom() - m(0.7), min(box.width() - m(0.4), m(9)), m(0.6))
-
-    def shape(self) -> QPainterPath:
-        path = QPainterPath()
-        path.addPolygon(self._polygon)
-        path.closeSubpath()
-        stroker = QPainterPathStroker()
-        stroker.setWidth(m(0.2))
-        edge = stroker.createStroke(path)
-        edge.addRect(self._label_rect())
-        return edge
-
-    def label(self) -> str:
-        zone = self.model()
-        text = f"{zone.name} · {zone.rating_kpa:.1f} kPa"
-        if zone.raised:
-            text += f" · tile {zone.tile_rating_kn:.1f} kN"
-        return text
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        zone = self.model()
-        tint = zone_tint(zone.rating_kpa)
-        ink = tint.darker(250)
-        ink.setAlpha(255)
-        painter.setPen(self.outline_pen(ink))
-        painter.setBrush(tint)
-        painter.drawPolygon(self._polygon)
-        if lod_of(painter) * _ZONE_FONT.pixelSize() >= 7:
-            painter.setFont(_ZONE_FONT)
-            painter.setPen(ink)
-            painter.drawText(self._label_rect(), Qt.AlignLeft | Qt.AlignVCenter, self.label())
-
-
-class ObstacleItem(PlanItem):
-    """A column or wall: solid dark fill, drawn over racks (a column where a rack stands shows)."""
-
-    def __init__(self, doc_provider, obj_id: str) -> None:
-        super().__init__(doc_provider, obj_id)
-        self.setZValue(Z_OBSTACLE)
-        self._polygon = QPolygonF()
-        self.sync()
-
-    def sync(self) -> None:
-        self.prepareGeometryChange()
-        self._polygon = QPolygonF([to_scene(x, y) for x, y in self.model().polygon])
-        self.setPos(0, 0)  # a drag previews by displacing the item; the model holds the corners
-        self.update()
-
-    def boundingRect(self) -> QRectF:
-        return self._polygon.boundingRect().adjusted(-4, -4, 4, 4)
-
-    def shape(self) -> QPainterPath:
-        path = QPainterPath()
-        path.addPolygon(self._polygon)
-        return path
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        painter.setPen(self.outline_pen(QColor(40, 40, 40)))
-        painter.setBrush(QBrush(QColor(90, 90, 95), Qt.SolidPattern))
-        painter.drawPolygon(self._polygon)
-        if lod_of(painter) >= LOD_DETAIL:
-            painter.setFont(_SMALL_FONT)
-            painter.setPen(QColor("white"))
-            painter.drawText(self._polygon.boundingRect(), Qt.AlignCenter, self.model().name)
-
-
-class DoorItem(PlanItem):
-    """A door in the hall wall: a thick gap line with its name."""
-
-    def __init__(self, doc_provider, obj_id: str) -> None:
-        super().__init__(doc_provider, obj_id)
-        self.setZValue(Z_MARK)
-        self._line = QLineF()
-        self.sync()
-
-    def sync(self) -> None:
-        door = self.model()
-        self.prepareGeometryChange()
-        self._line = QLineF(to_scene(door.x1, door.y1), to_scene(door.x2, door.y2))
-        self.setPos(0, 0)  # a drag previews by displacing the item; the model holds the ends
-        self.update()
-
-    def boundingRect(self) -> QRectF:
-        return QRectF(self._line.p1(), self._line.p2()).normalized().adjusted(-40, -40, 40, 40)
-
-    def shape(self) -> QPainterPath:
-        path = QPainterPath(self._line.p1())
-        path.lineTo(self._line.p2())
-        stroker = QPainterPathStroker()
-        stroker.setWidth(m(0.3))
-        return stroker.createStroke(path)
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        if self.isSelected() or self.severity:
-            painter.setPen(self.outline_pen(QColor("black")))
-            painter.drawLine(self._line)
-        painter.setPen(QPen(QColor(0, 140, 90), m(0.2), Qt.SolidLine, Qt.FlatCap))
-        painter.drawLine(self._line)
-        if lod_of(painter) >= LOD_NAMES:
-            painter.setFont(_LABEL_FONT)
-            painter.setPen(QColor(0, 100, 60))
-            mid = self._line.center()
-            painter.drawText(QPointF(mid.x() + m(0.2), mid.y()), self.model().name)
-
-
-class HandOffItem(PlanItem):
-    """Where facility power, coolant or network enters: a lettered disc."""
-
-    RADIUS = m(0.25)
-    _STYLE: ClassVar[dict[str, tuple[str, QColor]]] = {"power": ("P", QColor(230, 160, 20)), "coolant": ("C", QColor(30, 150, 220)),
-              "network": ("N", QColor(120, 80, 200))}
-
-    def __init__(self, doc_provider, obj_id: str) -> None:
-        super().__init__(doc_provider, obj_id)
-        self.setZValue(Z_MARK)
-        self.sync()
-
-    def sync(self) -> None:
-        handoff = self.model()
-        self.prepareGeometryChange()
-        self._label_box = self.label_rect().adjusted(-2, -2, 2, 2)
-        self.setPos(to_scene(handoff.x, handoff.y))
-        self.update()
-
-    def boundingRect(self) -> QRectF:
-        r = self.RADIUS + 4
-        return QRectF(-r, -r, 2 * r, 2 * r).united(self._label_box)
-
-    def shape(self) -> QPainterPath:
-        path = QPainterPath()
-        path.addEllipse(QPointF(0, 0), self.RADIUS, self.RADIUS)
-        return path
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        handoff = self.model()
-        letter, colour = self._STYLE.get(handoff.kind, ("?", QColor(120, 120, 120)))
-        painter.setPen(self.outline_pen(colour.darker(150)))
-        painter.setBrush(colour)
-        painter.drawEllipse(QPointF(0, 0), self.RADIUS, self.RADIUS)
-        if lod_of(painter) >= LOD_NAMES:
-            painter.setPen(QColor("white"))
-            painter.setFont(_ZONE_FONT)
-            painter.drawText(self.boundingRect(), Qt.AlignCenter, letter)
-        if lod_of(painter) >= LOD_DETAIL:
-            painter.setPen(colour.darker(160))
-            painter.setFont(_SMALL_FONT)
-            painter.drawText(self.label_rect(), Qt.AlignHCenter | Qt.AlignTop, handoff.name)
-
-    def label_rect(self) -> QRectF:
-        """The name, centred under the disc (beside it, it ran under the next hand-off's disc)."""
-        width = QFontMetricsF(_SMALL_FONT).horizontalAdvance(self.model().name) + 2
-        return QRectF(-width / 2, self.RADIUS + 2, width, _SMALL_FONT.pixelSize() * 1.4)
-
-
-ITEM_CLASSES: dict[str, type[PlanItem]] = {
-    "rack": RackItem, "fu": FloorUnitItem, "bus": BusbarItem, "zone": ZoneItem,
-    "obs": ObstacleItem, "door": DoorItem, "ho": HandOffItem,
-}
+        return any(isinstance(item, FootprintItem) for item in scene.items(probe, Qt.ItemSelectionMode.IntersectsItemShape))

@@ -1,6 +1,6 @@
 """Overlays drawn over the plan as single items: assignment lines, the footprints batch drawn
-zoomed out, a highlighted cable route, and the preview of a gesture in progress (polygon
-capture, row tool, assign drag).
+zoomed out, and the preview of a gesture in progress (polygon capture, row tool, assign drag);
+the scale bar. A highlighted cable route is ``route``.
 
 One item draws many lines, so a hall of hundreds of racks costs one item, not hundreds: a
 repaint calls into Python once for it, and Qt draws each batch of lines or rectangles that
@@ -10,18 +10,16 @@ edit changed.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Hashable, Iterable
 from typing import ClassVar
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from planner.model.document import Document, prefix_of
-from planner.model.objects import Rack
-from planner.ui.cable_layer import BUNDLE_OFFSET_M, RAIL_OFFSET_M
+from planner.model.objects import FloorUnit, Rack
 from planner.ui.plan.items import (
     EDGE_PEN,
     FRONT_PEN,
@@ -38,29 +36,6 @@ from planner.ui.plan.items import (
 )
 from planner.ui.plan.units import m, to_scene
 
-
-def _route_pen(colour: QColor, width: float, cap: Qt.PenCapStyle = Qt.RoundCap) -> QPen:
-    pen = QPen(colour, width, Qt.SolidLine, cap, Qt.RoundJoin)
-    pen.setCosmetic(True)
-    return pen
-
-
-Z_ROUTE = 65
-#: The highlighted cable route's colour, reserved for it: no rail, busbar, CDU, load band or
-#: finding uses it. Drawn over a black casing and a white halo, so it also reads in black and white.
-ROUTE_COLOUR = QColor(255, 0, 255)
-#: The route lies on the middle of the cable layer's bundle (rails 1–8 and the core rail).
-ROUTE_OFFSET_M = BUNDLE_OFFSET_M + 5 * RAIL_OFFSET_M
-#: Drop markers' radius (screen pixels) and the route's painted margin around its path (m).
-ROUTE_MARKER_PIXELS = 8.0
-ROUTE_PAD_M = 1.5
-_ROUTE_HALO = _route_pen(QColor(255, 255, 255), 12)
-_ROUTE_CASING = _route_pen(QColor(0, 0, 0), 8)
-_ROUTE_RACK_HALO = _route_pen(QColor(255, 255, 255), 8, Qt.SquareCap)
-_ROUTE_RACK = _route_pen(ROUTE_COLOUR, 4, Qt.SquareCap)
-_ROUTE_FONT = QFont("DejaVu Sans")
-_ROUTE_FONT.setPixelSize(12)
-_ROUTE_FONT.setBold(True)
 #: Below this level of detail (screen pixels per cm) no footprint shows a name or a badge (names
 #: are at most NAME_FONT_MAX cm tall and drawn from MIN_TEXT_PIXELS up), so the view lets the
 #: footprint batch draw racks and floor units.
@@ -100,7 +75,7 @@ def rack_assignment_lines(doc: Document, rack: Rack) -> list[tuple[str, str, QLi
             x, y = nearest_on_segment(sx, sy, bus.x1, bus.y1, bus.x2, bus.y2)
             lines.append((bus.id, field, QLineF(to_scene(sx, sy), to_scene(x, y))))
     cdu_id = rack.cdu or ""
-    target = doc.floor_units.get(cdu_id)
+    target: FloorUnit | Rack | None = doc.floor_units.get(cdu_id)
     if target is None and cdu_id in doc.devices:
         target = doc.racks.get(doc.devices[cdu_id].rack)
     if target is not None and target.id != rack.id:
@@ -123,12 +98,12 @@ class AssignmentLayer(QGraphicsItem):
     and painted in one batch per pen (8 colours × 3 styles), not per busbar or CDU.
     """
 
-    _STYLES: ClassVar[dict[str, Qt.PenStyle]] = {"feed_a": Qt.SolidLine, "feed_b": Qt.DashLine, "cdu": Qt.DotLine}
+    _STYLES: ClassVar[dict[str, Qt.PenStyle]] = {"feed_a": Qt.PenStyle.SolidLine, "feed_b": Qt.PenStyle.DashLine, "cdu": Qt.PenStyle.DotLine}
 
     def __init__(self) -> None:
         super().__init__()
         self.setZValue(Z_ASSIGN)
-        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self._lines: dict[str, list[tuple[PenKey, QLineF]]] = {}  # rack id → its lines
         self._assigned: dict[str, tuple[str, ...]] = {}  # rack id → the ids it is assigned to
         self._racks_on: dict[str, set[str]] = {}  # busbar / CDU id → racks assigned to it
@@ -202,8 +177,8 @@ class AssignmentLayer(QGraphicsItem):
         are 1 px: Qt draws those straight and clipped to the screen, while a wider dashed pen is
         stroked dash by dash along the whole line (30–40 ms a repaint at 150 px/m and closer)."""
         style = self._STYLES[field]
-        styled = QPen(colour_for(target), 1.5 if style == Qt.SolidLine else 1.0, style)
-        solid = QPen(colour_for(target), 1.5, Qt.SolidLine)
+        styled = QPen(colour_for(target), 1.5 if style == Qt.PenStyle.SolidLine else 1.0, style)
+        solid = QPen(colour_for(target), 1.5, Qt.PenStyle.SolidLine)
         styled.setCosmetic(True)
         solid.setCosmetic(True)
         return styled, solid
@@ -243,7 +218,7 @@ class FootprintBatch(QGraphicsItem):
     def __init__(self) -> None:
         super().__init__()
         self.setZValue(Z_FLOOR)
-        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.active = False
         self._keys: dict[str, tuple[list[Hashable], QRectF]] = {}  # id → its groups, footprint
         self._groups: dict[Hashable, dict[str, QRectF | QLineF]] = {}  # group → id → shape
@@ -354,7 +329,7 @@ class FootprintBatch(QGraphicsItem):
             if isinstance(key, tuple) and key[0] == "fill":
                 painter.setBrush(self._fills[key[1]])
                 painter.drawRects(self._batch(key))
-        painter.setBrush(Qt.NoBrush)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
         for state in _OUTLINE_ORDER:
             if ("outline", state) in self._groups:
                 painter.setPen(OUTLINE_PENS[state])
@@ -364,129 +339,13 @@ class FootprintBatch(QGraphicsItem):
             painter.drawLines(self._batch(_FRONTS))
 
 
-def route_on_tray(points_m: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """A cable's plan polyline (``Router.tray_path``: rack centre, crossings, rack centre) moved
-    across each tray onto the cable layer's bundle, as ``CableLayer`` draws it: a leg along x is
-    moved by ROUTE_OFFSET_M in y, a leg along y in x, and a corner by both."""
-    if len(points_m) < 2:
-        return list(points_m)
-    along_x = [abs(y2 - y1) <= abs(x2 - x1) for (x1, y1), (x2, y2) in itertools.pairwise(points_m)]
-    out = []
-    for k, (x, y) in enumerate(points_m):
-        legs = along_x[max(0, k - 1):k + 1]
-        dx = ROUTE_OFFSET_M if not all(legs) else 0.0
-        dy = ROUTE_OFFSET_M if any(legs) else 0.0
-        out.append((round(x + dx, 6), round(y + dy, 6)))
-    return out
-
-
-class RouteEndLabel(QGraphicsItem):
-    """What a route end is (device, U, rack) on a white plate, a fixed size on screen beside its
-    drop marker (a child of the route, ignoring the view's zoom)."""
-
-    def __init__(self, parent: QGraphicsItem, text: str, below: bool) -> None:
-        super().__init__(parent)
-        self.setFlag(QGraphicsItem.ItemIgnoresTransformations, True)
-        self.setAcceptedMouseButtons(Qt.NoButton)
-        self.text = text
-        metrics = QFontMetricsF(_ROUTE_FONT)
-        width, height = metrics.horizontalAdvance(text) + 8, metrics.height() + 4
-        top = ROUTE_MARKER_PIXELS + 3 if below else -ROUTE_MARKER_PIXELS - 3 - height
-        self._plate = QRectF(-width / 2, top, width, height)
-
-    def boundingRect(self) -> QRectF:
-        return self._plate.adjusted(-1, -1, 1, 1)
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        painter.setPen(_route_pen(ROUTE_COLOUR, 1.5))
-        painter.setBrush(QColor(255, 255, 255, 240))
-        painter.drawRect(self._plate)
-        painter.setPen(QColor(0, 0, 0))
-        painter.setFont(_ROUTE_FONT)
-        painter.drawText(self._plate, Qt.AlignCenter, self.text)
-
-
-class RouteItem(QGraphicsPathItem):
-    """A cable route highlighted on the plan (PlanView.show_route): the polyline along its row and
-    cross-aisle trays, on the drawn tray bundle (``route_on_tray``), in ROUTE_COLOUR over a black
-    casing and a white halo (so it reads over any fill, and in black and white); a ringed marker
-    where the cable drops into each end rack, and those racks outlined in the same colour."""
-
-    def __init__(self, points_m: list[tuple[float, float]], end_racks: list[QRectF] | None = None,
-                 end_labels: tuple[str, str] | None = None) -> None:
-        super().__init__()
-        self.points_m = route_on_tray(points_m)
-        path = QPainterPath()
-        if self.points_m:
-            path.moveTo(to_scene(*self.points_m[0]))
-            for x, y in self.points_m[1:]:
-                path.lineTo(to_scene(x, y))
-        self.setPath(path)
-        self.setPen(_route_pen(ROUTE_COLOUR, 5))
-        self.end_racks = list(end_racks or [])
-        self._ends = [to_scene(*self.points_m[0]), to_scene(*self.points_m[-1])] if self.points_m else []
-        box = path.boundingRect() if self.points_m else QRectF()
-        for rect in self.end_racks:
-            box = box.united(rect)
-        pad = m(ROUTE_PAD_M)
-        self._bounds = box.adjusted(-pad, -pad, pad, pad)
-        self.setZValue(Z_ROUTE)
-        self.setAcceptedMouseButtons(Qt.NoButton)
-        self.labels: list[RouteEndLabel] = []
-        if end_labels and self._ends:
-            # end A's label above its marker, end B's below (they never sit on each other)
-            for point, text, below in zip(self._ends, end_labels, (False, True)):
-                label = RouteEndLabel(self, text, below)
-                label.setPos(point)
-                self.labels.append(label)
-
-    def route_rect(self) -> QRectF:
-        """What the route covers on the plan: its path and its end racks (scene units)."""
-        box = self.path().boundingRect() if self.points_m else QRectF()
-        for rect in self.end_racks:
-            box = box.united(rect)
-        return box
-
-    def boundingRect(self) -> QRectF:
-        return self._bounds
-
-    def shape(self) -> QPainterPath:
-        return self.path()
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        painter.setRenderHint(QPainter.Antialiasing, True)
-        painter.setBrush(Qt.NoBrush)
-        for pen in (_ROUTE_RACK_HALO, _ROUTE_RACK):
-            painter.setPen(pen)
-            for rect in self.end_racks:
-                painter.drawRect(rect)
-        path = self.path()
-        for pen in (_ROUTE_HALO, _ROUTE_CASING, self.pen()):
-            painter.setPen(pen)
-            painter.drawPath(path)
-        # the drops: a ring at each end, a fixed size on screen
-        scale = painter.worldTransform().m11() or 1.0
-        r = ROUTE_MARKER_PIXELS / scale
-        for point in self._ends:
-            painter.setPen(_route_pen(QColor(0, 0, 0), 7))
-            painter.setBrush(QColor(255, 255, 255))
-            painter.drawEllipse(point, r, r)
-            painter.setPen(_route_pen(ROUTE_COLOUR, 4))
-            painter.drawEllipse(point, r, r)
-            painter.setPen(Qt.NoPen)
-            painter.setBrush(QColor(0, 0, 0))
-            painter.drawEllipse(point, r / 2.5, r / 2.5)
-
-
 class PreviewItem(QGraphicsItem):
     """The outline of a gesture in progress: polygon vertices, a ghost row, an assign sweep."""
 
     def __init__(self) -> None:
         super().__init__()
         self.setZValue(Z_PREVIEW)
-        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self._polyline = QPolygonF()
         self._rects: list[QRectF] = []
         self._closed = False
@@ -513,7 +372,7 @@ class PreviewItem(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        pen = QPen(self._colour, 2, Qt.DashLine)
+        pen = QPen(self._colour, 2, Qt.PenStyle.DashLine)
         pen.setCosmetic(True)
         painter.setPen(pen)
         fill = QColor(self._colour)
@@ -521,13 +380,13 @@ class PreviewItem(QGraphicsItem):
         painter.setBrush(fill)
         for rect in self._rects:
             painter.drawRect(rect)
-        painter.setBrush(Qt.NoBrush)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
         if self._closed:
             painter.drawPolygon(self._polyline)
         else:
             painter.drawPolyline(self._polyline)
         painter.setBrush(self._colour)
-        for point in self._polyline:
+        for point in self._polyline.toList():
             painter.drawEllipse(point, 5, 5)
 
 
@@ -549,7 +408,7 @@ def paint_scale_bar(painter: QPainter, viewport_height: int, pixels_per_m: float
     painter.save()
     painter.resetTransform()
     x0, y0 = 16.0, viewport_height - 20.0
-    painter.setRenderHint(QPainter.Antialiasing, True)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     painter.fillRect(QRectF(x0 - 8, y0 - 26, length_px + 16, 34), QColor(255, 255, 255, 215))
     painter.setPen(QPen(QColor(20, 20, 20), 2))
     painter.drawLine(QPointF(x0, y0), QPointF(x0 + length_px, y0))
@@ -559,5 +418,5 @@ def paint_scale_bar(painter: QPainter, viewport_height: int, pixels_per_m: float
     font.setPixelSize(12)
     painter.setFont(font)
     label = f"{length_m:g} m" if length_m >= 1 else f"{length_m * 100:g} cm"
-    painter.drawText(QRectF(x0, y0 - 24, length_px, 16), Qt.AlignCenter, label)
+    painter.drawText(QRectF(x0, y0 - 24, length_px, 16), Qt.AlignmentFlag.AlignCenter, label)
     painter.restore()

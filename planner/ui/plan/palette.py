@@ -8,6 +8,7 @@ accept. The list follows catalogue changes (Change.catalog) and new documents.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 from PySide6.QtCore import QByteArray, QMimeData, QSize, Qt
@@ -20,9 +21,10 @@ from planner.model.document import natural_key
 from planner.resources_access import resource
 from planner.ui.plan.view import MIME_TYPE
 from planner.ui.session import DocumentSession
+from planner.ui.trees import children, top_items
 
 GROUP_ORDER = ("Racks", "GPU nodes", "Switches", "Cooling", "Power", "Storage")
-KEY_ROLE = Qt.UserRole + 1
+KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 @cache
@@ -64,7 +66,7 @@ class _PaletteTree(QTreeWidget):
     def mimeTypes(self) -> list[str]:
         return [MIME_TYPE]
 
-    def mimeData(self, items: list[QTreeWidgetItem]) -> QMimeData:
+    def mimeData(self, items: Sequence[QTreeWidgetItem]) -> QMimeData:
         data = QMimeData()
         keys = [item.data(0, KEY_ROLE) for item in items if item.data(0, KEY_ROLE)]
         if keys:
@@ -85,7 +87,7 @@ class PaletteWidget(QWidget):
         self.tree.setHeaderHidden(True)
         self.tree.setIconSize(QSize(24, 24))
         self.tree.setDragEnabled(True)
-        self.tree.setDragDropMode(QTreeWidget.DragOnly)
+        self.tree.setDragDropMode(QTreeWidget.DragDropMode.DragOnly)
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(True)
         layout = QVBoxLayout(self)
@@ -107,19 +109,19 @@ class PaletteWidget(QWidget):
         groups: dict[str, QTreeWidgetItem] = {}
         for name in GROUP_ORDER:
             group = QTreeWidgetItem([name])
-            group.setFlags(Qt.ItemIsEnabled)
+            group.setFlags(Qt.ItemFlag.ItemIsEnabled)
             groups[name] = group
         items = sorted(self.session.doc.catalog.items.values(), key=lambda i: natural_key(i.name))
         for item in items:
-            group = groups.get(PALETTE_GROUPS.get(item.kind, ""))
-            if group is None:
+            listed = groups.get(PALETTE_GROUPS.get(item.kind, ""))
+            if listed is None:
                 continue
             entry = QTreeWidgetItem([item.name + (" (custom)" if item.custom else "")])
             entry.setIcon(0, kind_icon(item.kind))
             entry.setData(0, KEY_ROLE, item.key)
             entry.setToolTip(0, describe(item))
-            entry.setFlags(Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsDragEnabled)
-            group.addChild(entry)
+            entry.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled)
+            listed.addChild(entry)
         for name in GROUP_ORDER:
             if groups[name].childCount():
                 self.tree.addTopLevelItem(groups[name])
@@ -129,11 +131,9 @@ class PaletteWidget(QWidget):
     def apply_filter(self, text: str) -> None:
         """Show only entries whose name or key contains every word of ``text``."""
         words = text.lower().split()
-        for g in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(g)
+        for group in top_items(self.tree):
             shown = 0
-            for c in range(group.childCount()):
-                entry = group.child(c)
+            for entry in children(group):
                 haystack = f"{entry.text(0)} {entry.data(0, KEY_ROLE)}".lower()
                 visible = all(word in haystack for word in words)
                 entry.setHidden(not visible)
@@ -143,10 +143,8 @@ class PaletteWidget(QWidget):
     def type_keys(self, visible_only: bool = False) -> list[str]:
         """Catalogue keys listed, in display order."""
         result = []
-        for g in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(g)
-            for c in range(group.childCount()):
-                entry = group.child(c)
+        for group in top_items(self.tree):
+            for entry in children(group):
                 if not (visible_only and (entry.isHidden() or group.isHidden())):
                     result.append(entry.data(0, KEY_ROLE))
         return result

@@ -17,14 +17,23 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtCore import QLineF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from planner.commands import Change
 from planner.model.document import Document, prefix_of
 from planner.model.geometry import bounds_of, point_in_polygon
-from planner.ui.plan.items import ITEM_CLASSES, SEVERITY_COLOURS, FootprintItem, PlanItem, lod_of
+from planner.ui.plan.hall_items import DoorItem, HandOffItem, ObstacleItem, ZoneItem
+from planner.ui.plan.items import (
+    SEVERITY_COLOURS,
+    BusbarItem,
+    FloorUnitItem,
+    FootprintItem,
+    PlanItem,
+    RackItem,
+    lod_of,
+)
 from planner.ui.plan.overlays import AssignmentLayer, FootprintBatch
 from planner.ui.plan.units import TILE_M, m, to_model, to_scene
 from planner.ui.session import DocumentSession
@@ -36,6 +45,11 @@ CLEARANCE_M = 0.3
 MIN_GRID_PIXELS = 6.0
 #: A mark's slot in an item's [errors, warnings] count.
 _SLOT = {"error": 0, "warning": 1}
+#: The plan item of each kind of object, by id prefix.
+ITEM_CLASSES: dict[str, type[PlanItem]] = {
+    "rack": RackItem, "fu": FloorUnitItem, "bus": BusbarItem, "zone": ZoneItem,
+    "obs": ObstacleItem, "door": DoorItem, "ho": HandOffItem,
+}
 
 
 class PlanScene(QGraphicsScene):
@@ -56,7 +70,7 @@ class PlanScene(QGraphicsScene):
         self.footprints = FootprintBatch()
         self._batched = False
         self._selected_footprints: set[str] = set()
-        self.setItemIndexMethod(QGraphicsScene.BspTreeIndex)
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         session.changed.connect(self.apply_change)
         session.reset.connect(self.rebuild)
         session.selection_changed.connect(self._select_from_session)
@@ -103,7 +117,7 @@ class PlanScene(QGraphicsScene):
         item.set_severity(self._mark_of(obj_id))
         self._items[obj_id] = item
         if isinstance(item, FootprintItem):
-            item.setFlag(QGraphicsItem.ItemHasNoContents, self._batched)
+            item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self._batched)
             item.observer = self.footprints.track
             self.footprints.track(item)
         self.addItem(item)
@@ -111,7 +125,7 @@ class PlanScene(QGraphicsScene):
     def _update_hall(self) -> None:
         self._grid_cache = None
         self.setSceneRect(self.hall_rect().adjusted(-m(5), -m(5), m(5), m(5)))
-        self.invalidate(self.sceneRect(), QGraphicsScene.BackgroundLayer)
+        self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
 
     def hall_rect(self) -> QRectF:
         """The hall outline's bounding box in scene units (or everything, without an outline)."""
@@ -171,7 +185,7 @@ class PlanScene(QGraphicsScene):
 
     def plan_item_at(self, point, kinds: tuple[str, ...] | None = None) -> PlanItem | None:
         """The topmost plan item under a scene point (optionally only of some id prefixes)."""
-        for item in self.items(point, Qt.IntersectsItemShape, Qt.DescendingOrder):
+        for item in self.items(point, Qt.ItemSelectionMode.IntersectsItemShape, Qt.SortOrder.DescendingOrder):
             if isinstance(item, PlanItem) and (kinds is None or prefix_of(item.obj_id) in kinds):
                 return item
         return None
@@ -187,7 +201,7 @@ class PlanScene(QGraphicsScene):
             return False
         rect = QRectF(to_scene(x0 - margin, y0 - margin), to_scene(x1 + margin, y1 + margin))
         return not any(isinstance(item, PlanItem) and prefix_of(item.obj_id) != "zone"
-                       for item in self.items(rect, Qt.IntersectsItemShape))
+                       for item in self.items(rect, Qt.ItemSelectionMode.IntersectsItemShape))
 
     def free_spot(self, width: float, depth: float, margin: float = CLEARANCE_M) -> tuple[float, float] | None:
         """The centre of the first clear ``width`` × ``depth`` area with ``margin`` around it,
@@ -220,9 +234,9 @@ class PlanScene(QGraphicsScene):
                 if not isinstance(item, PlanItem) or item.obj_id not in ids:
                     item.setSelected(False)
             for obj_id in ids:
-                item = self._items.get(obj_id)
-                if item is not None:
-                    item.setSelected(True)
+                selected = self._items.get(obj_id)
+                if selected is not None:
+                    selected.setSelected(True)
         finally:
             self._syncing_selection = False
         self._track_selection()
@@ -233,7 +247,8 @@ class PlanScene(QGraphicsScene):
         if self._syncing_selection:
             return
         selected = {i.obj_id for i in self.selectedItems() if isinstance(i, FootprintItem)}
-        self.footprints.restate(self._items[i] for i in selected ^ self._selected_footprints if i in self._items)
+        self.footprints.restate(item for i in selected ^ self._selected_footprints
+                                if isinstance(item := self._items.get(i), FootprintItem))
         self._selected_footprints = selected
 
     def _push_selection(self) -> None:
@@ -338,11 +353,11 @@ class PlanScene(QGraphicsScene):
         self._batched = batched
         for item in self._items.values():
             if isinstance(item, FootprintItem):
-                item.setFlag(QGraphicsItem.ItemHasNoContents, batched)
+                item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, batched)
         self.footprints.set_active(batched)
 
-    def render(self, painter: QPainter, target: QRectF = QRectF(), source: QRectF = QRectF(),  # noqa: B008
-               mode: Qt.AspectRatioMode = Qt.KeepAspectRatio) -> None:
+    def render(self, painter: QPainter, target: QRectF | QRect = QRectF(), source: QRectF | QRect = QRectF(),  # noqa: B008
+               mode: Qt.AspectRatioMode = Qt.AspectRatioMode.KeepAspectRatio) -> None:
         """Render with every item painting itself: an export may be drawn at any scale, whatever
         the zoom of the view on screen."""
         batched = self._batched
@@ -357,7 +372,7 @@ class PlanScene(QGraphicsScene):
         """Add an overlay (heat map, cable routes) above the plan; it takes no mouse input."""
         if item.zValue() == 0:
             item.setZValue(Z_LAYER)
-        item.setAcceptedMouseButtons(Qt.NoButton)
+        item.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self._layers.append(item)
         self.addItem(item)
 
@@ -391,18 +406,18 @@ class PlanScene(QGraphicsScene):
             self._grid_cache = (box, minor, major)
         return self._grid_cache
 
-    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+    def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         painter.fillRect(rect, QColor(200, 202, 206))
         outline = QPolygonF([to_scene(x, y) for x, y in self.doc.outline])
         if outline.isEmpty():
             return
-        painter.setPen(Qt.NoPen)
+        painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor(252, 252, 250))
         painter.drawPolygon(outline)
         clip = QPainterPath()
         clip.addPolygon(outline)
         painter.save()
-        painter.setClipPath(clip, Qt.IntersectClip)
+        painter.setClipPath(clip, Qt.ClipOperation.IntersectClip)
         _box, minor, major = self._grid()
         pixels_per_tile = lod_of(painter) * m(TILE_M)
         if pixels_per_tile >= MIN_GRID_PIXELS:
@@ -416,5 +431,5 @@ class PlanScene(QGraphicsScene):
         wall = QPen(QColor(30, 30, 35), 3)
         wall.setCosmetic(True)
         painter.setPen(wall)
-        painter.setBrush(Qt.NoBrush)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPolygon(outline)

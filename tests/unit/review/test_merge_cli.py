@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
-from planner.cli.merge import new_errors
 from planner.commands.base import SetFields
 from planner.commands.edits import move_objects, place_device
 from planner.fabric.routing import recompute_lengths
 from planner.io import dumps, load, loads, save
 from planner.layout.templates import build_template
 from planner.review.merge import merge_plans
+from planner.review.merge_errors import new_errors
 from planner.rules.engine import validate
 
 

@@ -1,0 +1,179 @@
+"""Cables on the plan, drawn as tray bundles: one line per tray segment, rail and tier, its
+width growing with the number of cables in it, coloured by rail.
+
+A 32k-GPU hall has 100k cables; one scene item each would make the plan unusable, and so would
+re-routing them all after an edit. This layer is a single item fed by the validator's cable
+bundles (``planner.fabric.bundles``): it folds each flow (a rack pair's route with cable counts
+per tier and rail) into segments keyed by (tier, rail, from, to), so an edit changes the
+segments of the rack pairs it re-routed and nothing else. Each segment's line is made once and
+kept in a batch per (tier, rail, width); a paint draws the visible batches with one
+``drawLines`` call each. Each rail is offset a few centimetres across the tray so the rails of
+one bundle lie side by side.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter, defaultdict
+
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from planner.fabric.bundles import Flow
+from planner.model.objects import TIERS
+from planner.rules.context import Context
+from planner.ui.plan.units import m as to_scene
+
+#: Rail colours (rail 1 … 8), chosen to stay apart on screen; rail 0 (spine-core) is grey.
+RAIL_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#17becf", "#e377c2", "#8c564b"]
+CORE_COLOUR = "#555555"
+#: Offset between neighbouring rails across a tray, metres, and of the whole bundle from the
+#: rack centre line (so rack names stay readable under it).
+RAIL_OFFSET_M = 0.035
+BUNDLE_OFFSET_M = 0.22
+Z_CABLES = 50
+#: Around a changed stretch, how much more to repaint: half the widest bundle pen (17 px) at the
+#: plan's fit zoom of a 32k-GPU hall (about 8 px/m), rounded up.
+REPAINT_MARGIN_M = 1.5
+
+#: (tier, rail, x1, y1, x2, y2): one stretch of tray in metres, endpoints rounded to 1 cm.
+Segment = tuple[str, int, float, float, float, float]
+Batch = tuple[str, int, int]
+
+
+def rail_colour(rail: int) -> QColor:
+    return QColor(RAIL_COLOURS[(rail - 1) % len(RAIL_COLOURS)] if rail > 0 else CORE_COLOUR)
+
+
+def _width(count: int) -> int:
+    return 1 + int(math.log2(count))
+
+
+class CableLayer(QGraphicsItem):
+    """All cables of the plan as aggregated tray bundles (a scene layer)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(Z_CABLES)
+        self.tiers: set[str] = set(TIERS)
+        self.rails: set[int] = set(range(9))
+        self.segments: Counter[Segment] = Counter()
+        self._lines: dict[Batch, dict[Segment, QLineF]] = defaultdict(dict)
+        self._drawn: dict[Batch, list[QLineF]] = {}
+        self._rect = QRectF()
+        self._context: Context | None = None
+
+    def follow(self, context: Context) -> None:
+        """Draw the bundles of this validation context (a new one comes with every opened plan)."""
+        if context is not self._context:
+            self._context = context
+            context.watch_routes(self._apply)
+
+    def _apply(self, flows: list[Flow], fresh: bool) -> None:
+        if fresh:
+            self.segments.clear()
+            self._lines.clear()
+            self._drawn.clear()
+        touched: dict[Segment, int] = {}
+        for (points, _rows), counts in flows:
+            for (x1, y1), (x2, y2) in itertools.pairwise(points):
+                a, b = (round(x1, 2), round(y1, 2)), (round(x2, 2), round(y2, 2))
+                if a == b:
+                    continue
+                if b < a:
+                    a, b = b, a
+                for (_media, tier, rail), n in counts.items():
+                    key = (tier, rail, *a, *b)
+                    touched.setdefault(key, self.segments[key])
+                    self.segments[key] += n
+        for key, before in touched.items():
+            self._restyle(key, before, self.segments[key])
+        self._update_rect(fresh, touched)
+        if fresh:
+            self.update()
+        elif touched:
+            self.update(self._area(touched))
+
+    def _restyle(self, key: Segment, before: int, after: int) -> None:
+        """Move a segment's line to the batch of its new width (or drop it with its last cable)."""
+        old = (key[0], key[1], _width(before)) if before > 0 else None
+        new = (key[0], key[1], _width(after)) if after > 0 else None
+        if after <= 0:
+            del self.segments[key]
+        if old == new:
+            return
+        line = self._lines[old].pop(key) if old else self._line(key)
+        if old:
+            self._drawn.pop(old, None)
+        if new:
+            self._lines[new][key] = line
+            self._drawn.pop(new, None)
+
+    @staticmethod
+    def _line(key: Segment) -> QLineF:
+        _tier, rail, x1, y1, x2, y2 = key
+        shift = to_scene(BUNDLE_OFFSET_M) + (rail if rail else 9) * to_scene(RAIL_OFFSET_M)
+        dx, dy = (0.0, shift) if abs(y2 - y1) <= abs(x2 - x1) else (shift, 0.0)
+        return QLineF(to_scene(x1) + dx, to_scene(y1) + dy, to_scene(x2) + dx, to_scene(y2) + dy)
+
+    @staticmethod
+    def _area(keys: dict[Segment, int]) -> QRectF:
+        """Where the touched segments are drawn, widened by the widest cosmetic pen at the
+        smallest zoom (a repaint of that stretch only, not of the whole plan)."""
+        area = QRectF()
+        for key in keys:
+            line = CableLayer._line(key)
+            area = area.united(QRectF(line.p1(), line.p2()).normalized())
+        pad = to_scene(REPAINT_MARGIN_M)
+        return area.adjusted(-pad, -pad, pad, pad)
+
+    def _update_rect(self, fresh: bool, touched: dict[Segment, int]) -> None:
+        """The bounding rectangle grows with new segments (and is made anew from a fresh build)."""
+        keys = self.segments if fresh else touched
+        if not keys:
+            return
+        xs = [v for key in keys for v in (key[2], key[4])]
+        ys = [v for key in keys for v in (key[3], key[5])]
+        pad = BUNDLE_OFFSET_M + RAIL_OFFSET_M * 10
+        rect = QRectF(to_scene(min(xs) - pad), to_scene(min(ys) - pad),
+                      to_scene(max(xs) - min(xs) + 2 * pad), to_scene(max(ys) - min(ys) + 2 * pad))
+        rect = rect if fresh else self._rect.united(rect)
+        if rect != self._rect:
+            self.prepareGeometryChange()
+            self._rect = rect
+
+    def set_tier_visible(self, tier: str, visible: bool) -> None:
+        (self.tiers.add if visible else self.tiers.discard)(tier)
+        self.update()
+
+    def set_rail_visible(self, rail: int, visible: bool) -> None:
+        (self.rails.add if visible else self.rails.discard)(rail)
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def visible_counts(self) -> dict[int, int]:
+        """Cable-segment totals per rail among the visible tiers and rails (for tests and legends)."""
+        totals: dict[int, int] = defaultdict(int)
+        for (tier, rail, *_xy), count in self.segments.items():
+            if tier in self.tiers and rail in self.rails:
+                totals[rail] += count
+        return dict(totals)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        for batch in sorted(self._lines, key=lambda b: (b[1], b[2], b[0])):
+            tier, rail, width = batch
+            if tier not in self.tiers or rail not in self.rails or not self._lines[batch]:
+                continue
+            lines = self._drawn.get(batch)
+            if lines is None:
+                lines = self._drawn[batch] = list(self._lines[batch].values())
+            pen = QPen(rail_colour(rail), width)
+            pen.setCosmetic(True)
+            pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+            painter.setPen(pen)
+            painter.drawLines(lines)

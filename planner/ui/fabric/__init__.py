@@ -1,0 +1,1 @@
+"""The fabric in the window: Plan ▸ Generate fabric… and the templates' wiring."""

@@ -1,0 +1,155 @@
+"""Live validation for the GUI: keeps a Validator in step with the session.
+
+Every Change the session emits goes to ``Validator.update`` (only the affected rules and
+subjects re-run) and a New/Open runs everything again. ``updated`` then carries a
+FindingsUpdate: the findings added and removed, whether it was a full run, and the subjects
+whose worst severity changed. At 32k GPUs a plan can hold thousands of findings, and walking
+all of them after every edit (to re-sort the dock, re-count the status bar, re-mark the plan)
+costs more than the edit itself, so the worst severity per subject and the counts per
+severity are kept here by difference and every view applies only what changed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QObject, Signal
+
+from planner.commands import Change
+from planner.model.document import prefix_of
+from planner.rules.context import Context
+from planner.rules.engine import Delta, Validator
+from planner.rules.finding import ERROR, SEVERITIES, WARNING, Finding
+from planner.ui.session import DocumentSession
+
+#: Severities that mark the plan, and their slot in a subject's tally.
+_SLOT = {ERROR: 0, WARNING: 1}
+
+
+@dataclass(frozen=True)
+class FindingsUpdate:
+    """What one validation pass changed, as the views apply it.
+
+    ``added`` is in ``sort_findings`` order. After a full run (``full``) ``added`` holds every
+    finding and ``removed`` is empty: views start over. ``marks`` maps each subject whose worst
+    severity changed to the new one ("" when it has no error or warning left).
+    """
+
+    added: list[Finding] = field(default_factory=list)
+    removed: list[Finding] = field(default_factory=list)
+    full: bool = False
+    marks: dict[str, str] = field(default_factory=dict)
+
+
+class LiveValidator(QObject):
+    """The session's findings, always current."""
+
+    #: Emitted with a FindingsUpdate after each validation pass that changed the findings.
+    updated = Signal(object)
+
+    def __init__(self, session: DocumentSession, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self._tally: dict[str, list[int]] = {}  # subject → [errors, warnings] naming it
+        self._worst: dict[str, str] = {}
+        self._counts: Counter[str] = Counter()
+        self.validator = Validator(session.doc)
+        self._publish(Delta(full=True))
+        session.changed.connect(self._on_changed)
+        session.reset.connect(self.revalidate)
+
+    @property
+    def findings(self) -> list[Finding]:
+        """Every finding, sorted (the engine sorts lazily: views should follow ``updated`` instead)."""
+        return self.validator.findings
+
+    @property
+    def context(self) -> Context:
+        """The validator's cached figures (rack power, feed and CDU indices) for overlays."""
+        return self.validator.ctx
+
+    def revalidate(self) -> None:
+        """Validate the session's document from scratch (a new document was opened)."""
+        self.validator = Validator(self.session.doc)
+        self._publish(Delta(full=True))
+
+    def _on_changed(self, change: Change) -> None:
+        if self.validator.doc is not self.session.doc:
+            self.revalidate()
+            return
+        delta = self.validator.update(change)
+        if delta:
+            self._publish(delta)
+
+    def _publish(self, delta: Delta) -> None:
+        """Fold a validator Delta into the tallies and tell the views (nothing when it nets out:
+        the engine reports a re-run rule's old and new findings even where they are equal)."""
+        if delta.full:
+            before = self._worst
+            self._tally, self._worst, self._counts = {}, {}, Counter()
+            added = list(self.validator.findings)
+            touched = self._count(added, 1)
+            marks = {s: self._worst.get(s, "") for s in touched | set(before)
+                     if self._worst.get(s, "") != before.get(s, "")}
+            self.updated.emit(FindingsUpdate(added=added, full=True, marks=marks))
+            return
+        net = Counter(delta.added)
+        net.subtract(delta.removed)
+        added = sorted(net.elements(), key=Finding.sort_key)
+        removed = list((-net).elements())
+        if not added and not removed:
+            return
+        was: dict[str, str] = {}
+        touched = self._count(removed, -1, was) | self._count(added, 1, was)
+        marks = {s: self._worst.get(s, "") for s in touched if self._worst.get(s, "") != was[s]}
+        self.updated.emit(FindingsUpdate(added=added, removed=removed, marks=marks))
+
+    def _count(self, findings: Iterable[Finding], step: int, before: dict[str, str] | None = None) -> set[str]:
+        """Add (step 1) or take away (step -1) findings from the tallies; returns the subjects
+        whose tally moved, and records in ``before`` their worst severity before the first move."""
+        touched: set[str] = set()
+        for finding in findings:
+            self._counts[finding.severity] += step
+            slot = _SLOT.get(finding.severity)
+            if slot is None:
+                continue
+            for subject in finding.subjects:
+                if prefix_of(subject) == "zone":
+                    continue  # a zone finding is about the rack on it, not the whole area
+                if before is not None and subject not in before:
+                    before[subject] = self._worst.get(subject, "")
+                tally = self._tally.setdefault(subject, [0, 0])
+                tally[slot] += step
+                touched.add(subject)
+        for subject in touched:
+            errors, warnings = self._tally[subject]
+            if errors:
+                self._worst[subject] = ERROR
+            elif warnings:
+                self._worst[subject] = WARNING
+            else:
+                del self._tally[subject]
+                self._worst.pop(subject, None)
+        return touched
+
+    def counts(self) -> dict[str, int]:
+        """Findings per severity (every severity present, zero or not)."""
+        tally = {severity: 0 for severity in SEVERITIES}
+        tally.update(+self._counts)
+        return tally
+
+    def summary(self) -> str:
+        """"3 errors, 7 warnings" for the status bar."""
+        tally = self.counts()
+        errors, warnings = tally[ERROR], tally[WARNING]
+        return f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}"
+
+    def severity(self, obj_id: str) -> str:
+        """The worst severity of the findings naming ``obj_id`` ("error", "warning" or "")."""
+        return self._worst.get(obj_id, "")
+
+    def severity_by_id(self) -> dict[str, str]:
+        """The worst severity per subject id, for the red/amber marks on the plan (a copy)."""
+        return dict(self._worst)
