@@ -1,4 +1,6 @@
-"""The cabling plan PDF installers work from: cover, floor plan, then one section per rack.
+"""The cabling plan PDF installers work from: cover, index of racks, floor plan (a key plan
+and sheets where the hall is too big to name every rack on one page), then one section per rack. The index (``rack_index``) prints each rack's pages and the PDF's bookmarks
+(``pdf_outline``) list each row with its racks, so R117 of a 2,000-page plan is found both ways.
 
 Each rack section shows the rack's front elevation beside the table of every cable that
 leaves or enters it (by U, then port), with both ends and the rack face each port is on,
@@ -47,7 +49,11 @@ from planner.export.common import (
     render_pages,
     wrap_lines,
 )
+from planner.export.pdf_outline import Entry, outline_pages
 from planner.export.plan_drawing import draw_plan_pdf, plan_shapes
+from planner.export.plan_sheets import Sheet, draw_key_plan, draw_sheet, plan_sheets
+from planner.export.rack_index import TITLE as INDEX_TITLE
+from planner.export.rack_index import IndexLine, index_page_count, index_pages
 from planner.export.schedule import CableEnd, CableRow, cable_rows, rows_by_rack
 from planner.export.selection import selection_note
 from planner.model.catalog import NODE, SWITCH
@@ -166,16 +172,36 @@ def _cover(doc: Document, rows: int, remaining: bool, racks: frozenset[str] | No
     return draw
 
 
-def _floor_plan(doc: Document) -> Callable[[Canvas], None]:
+FLOOR_HEADING = ("Floor plan: racks, rows, cable trays (grey dashed), busbars A (solid) and B (dashed); thick "
+                 "edge = rack front")
+
+
+def _floor_pages(doc: Document, size: tuple[float, float]) -> tuple[list[Page], list[str]]:
+    """The floor plan's pages and their bookmark titles: one page, or a key plan and the sheets
+    that print every rack name whole (``plan_sheets``)."""
     shapes = plan_shapes(doc)
+    x0, y0, x1, y1 = content_box(size)
+    box = (x0, y0 + 10, x1, y1 - 24)
+    scale, sheets = plan_sheets(shapes, box)
 
-    def draw(canvas: Canvas) -> None:
-        x0, y0, x1, y1 = content_box(canvas._pagesize)
-        draw_text(canvas, x0, y1 - 14, "Floor plan: racks, rows, cable trays (grey dashed), busbars A (solid) and "
-                  "B (dashed); thick edge = rack front", 10, FONT_BOLD, max_width=x1 - x0)
-        draw_plan_pdf(canvas, shapes, (x0, y0 + 10, x1, y1 - 24))
+    def page(heading: str, sheet: Sheet | None) -> Page:
+        def draw(canvas: Canvas) -> None:
+            draw_text(canvas, x0, y1 - 14, heading, 10, FONT_BOLD, max_width=x1 - x0)
+            if len(sheets) == 1:
+                draw_plan_pdf(canvas, shapes, box)
+            elif sheet is None:
+                draw_key_plan(canvas, shapes, sheets, box)
+            else:
+                draw_sheet(canvas, shapes, sheet, scale, box)
 
-    return draw
+        return Page(size, draw)
+
+    if len(sheets) == 1:
+        return [page(FLOOR_HEADING, None)], ["Floor plan"]
+    key = page(f"Key plan: the whole hall on {len(sheets)} sheets at a scale that prints every rack name "
+               "(racks unnamed here)", None)
+    pages = [key] + [page(f"{FLOOR_HEADING} · {sheet.title()} of {len(sheets)}", sheet) for sheet in sheets]
+    return pages, ["Key plan"] + [sheet.title() for sheet in sheets]
 
 
 def _elevation(canvas: Canvas, doc: Document, rack: Rack, box: tuple[float, float, float, float]) -> None:
@@ -314,7 +340,8 @@ def _cell(canvas: Canvas, x: float, y: float, width: float, text: str, align: st
 
 
 def build_pages(doc: Document, options: ExportOptions) -> list[Page]:
-    """Every page of the plan, in order (cover, floor plan, racks by name)."""
+    """Every page of the plan, in order (cover, index of racks, floor plan, racks by name), with
+    bookmarks: cover, index, floor plan, then each row and the racks in it."""
     size = page_size(doc, options, wide=True)
     remaining = options.remaining_only
     rows = cable_rows(doc, install=True)
@@ -322,18 +349,46 @@ def build_pages(doc: Document, options: ExportOptions) -> list[Page]:
         rows = [row for row in rows if doc.links[row.link_id].state != VERIFIED]
     if options.racks is not None:
         rows = [row for row in rows if row.a.rack_id in options.racks or row.b.rack_id in options.racks]
-    pages = [Page(size, _cover(doc, len(rows), remaining, options.racks)), Page(size, _floor_plan(doc))]
+    floor, floor_titles = _floor_pages(doc, size)
     _x0, y0, _x1, y1 = content_box(size)
     per_page = int((y1 - HEADER_HEIGHT - y0 - 8) // ROW_HEIGHT)
     by_rack = rows_by_rack(rows, once=True)
+    sections: list[tuple[Rack, list[Page]]] = []
     for rack in sorted(doc.racks.values(), key=lambda r: natural_key(r.name)):
         entries = by_rack.get(rack.id, [])
         if options.racks is not None and rack.id not in options.racks or remaining and not entries:
             continue
         parts = list(chunks(entries, per_page)) or [[]]
-        for number, part in enumerate(parts, start=1):
-            pages.append(Page(size, _rack_page(doc, rack, part, number, len(parts), len(entries), remaining)))
-    return pages
+        sections.append((rack, [Page(size, _rack_page(doc, rack, part, number, len(parts), len(entries), remaining))
+                                for number, part in enumerate(parts, start=1)]))
+    index_count = index_page_count(len(sections), size)
+    first = 1 + index_count + len(floor)  # the first rack page's index
+    starts = []
+    for _rack, section in sections:
+        starts.append(first)
+        first += len(section)
+    index = index_pages(size, [IndexLine(rack.name, rack.row, start + 1, start + len(section))
+                               for (rack, section), start in zip(sections, starts)])
+    pages = [Page(size, _cover(doc, len(rows), remaining, options.racks)), *index, *floor]
+    pages += [page for _rack, section in sections for page in section]
+    outline = [Entry("Cover", 0, 0)] + ([Entry(INDEX_TITLE, 0, 1)] if index else [])
+    outline.append(Entry("Floor plan", 0, 1 + index_count))
+    if len(floor) > 1:
+        outline += [Entry(title, 1, 1 + index_count + number) for number, title in enumerate(floor_titles)]
+    return outline_pages(pages, outline + _row_entries([(rack, start) for (rack, _s), start in zip(sections, starts)]))
+
+
+def _row_entries(starts: list[tuple[Rack, int]]) -> list[Entry]:
+    """Bookmarks per row (rows in name order, racks without a row last), each rack under its row."""
+    rows: dict[str, list[tuple[Rack, int]]] = {}
+    for rack, start in starts:
+        rows.setdefault(rack.row, []).append((rack, start))
+    entries = []
+    for row in sorted(rows, key=lambda name: (name == "", natural_key(name))):
+        racks = rows[row]
+        entries.append(Entry(f"Row {row}" if row else "Racks without a row", 0, min(start for _r, start in racks)))
+        entries += [Entry(rack.name, 1, start) for rack, start in racks]
+    return entries
 
 
 def write_cabling_pdf(doc: Document, out: io.BufferedIOBase, options: ExportOptions | None = None) -> int:

@@ -2,7 +2,9 @@
 
 Each label carries the cable label, this end and the far end in short form, and a QR code
 of the label and both ends. Sheets come in rack order (then U, then port), the order an
-installer walks the racks, so the labels peel off in the order they are stuck on.
+installer walks the racks, so the labels peel off in the order they are stuck on. The two
+labels of a cable are mostly racks apart, so a label whose twin is on another sheet says which
+("twin: sheet 7", the sheet's page number), and the PDF has a bookmark per rack.
 
 The QR code holds what fits a symbol whose modules stay readable on the label
 (``qr.max_version``: at least 0.33 mm a module): the label and both ends; if that is too long,
@@ -39,6 +41,7 @@ from planner.export.common import (
     page_size,
     render_pages,
 )
+from planner.export.pdf_outline import Entry, outline_pages
 from planner.export.qr import fits, max_version, qr_matrices
 from planner.export.schedule import CableEnd, CableRow, cable_rows, rows_by_rack
 from planner.model.document import Document, natural_key
@@ -83,8 +86,26 @@ def label_entries(doc: Document, rows: list[CableRow] | None = None,
     return [entry for rack_id in order for entry in by_rack[rack_id]]
 
 
+def twin_notes(entries: list[tuple[CableEnd, CableEnd, CableRow]], per_sheet: int) -> list[str]:
+    """Per label, where its cable's other label is when not on the same sheet: "twin: sheet 7",
+    or, when a rack selection left it out, that and the rack it goes on."""
+    places: dict[str, list[int]] = {}
+    for index, (_this, _far, row) in enumerate(entries):
+        places.setdefault(row.link_id, []).append(index)
+    notes = []
+    for index, (_this, far, row) in enumerate(entries):
+        twins = [other for other in places[row.link_id] if other != index]
+        if not twins and not row.same_rack:
+            notes.append(f"twin: not in this print, {far.rack}")
+        elif twins and twins[0] // per_sheet != index // per_sheet:
+            notes.append(f"twin: sheet {twins[0] // per_sheet + 1}")
+        else:
+            notes.append("")
+    return notes
+
+
 def _draw_label(canvas: Canvas, x: float, y: float, w: float, h: float,
-                entry: tuple[CableEnd, CableEnd, CableRow], qr: str, note: str) -> None:
+                entry: tuple[CableEnd, CableEnd, CableRow], twin: str, qr: str, note: str) -> None:
     this, far, row = entry
     qr_size = h - 4
     canvas._code.append(f"q {qr_size:.2f} 0 0 {qr_size:.2f} {x + w - qr_size - 2:.2f} {y + 2:.2f} cm {qr} Q")
@@ -92,6 +113,8 @@ def _draw_label(canvas: Canvas, x: float, y: float, w: float, h: float,
     draw_text(canvas, x + 4, y + h - 10, row.label, 7.5, FONT_BOLD, max_width=text_w)
     draw_text(canvas, x + 4, y + h - 20, f"here: {this.short()}", 6.5, FONT, max_width=text_w)
     draw_text(canvas, x + 4, y + h - 29, f"to: {far.short()}", 6.5, FONT, max_width=text_w)
+    if twin:
+        draw_text(canvas, x + 4, y + 12.5, twin, 6, FONT_BOLD, max_width=text_w)
     rail = f" · rail {row.rail}" if row.rail else ""
     note = f" · {note}" if note else ""
     draw_text(canvas, x + 4, y + 4, f"{row.media} {row.stock_m:g} m{rail}{note}", 5.5, FONT, max_width=text_w)
@@ -150,8 +173,8 @@ class QrCodes:
         return self.ready.pop(row.link_id)
 
 
-def _sheet(entries: list[tuple[CableEnd, CableEnd, CableRow]], sheet: LabelSheet, block: TitleBlock,
-           page: int, total: int, codes: QrCodes) -> Callable[[Canvas], None]:
+def _sheet(entries: list[tuple[CableEnd, CableEnd, CableRow]], twins: list[str], sheet: LabelSheet,
+           block: TitleBlock, page: int, total: int, codes: QrCodes) -> Callable[[Canvas], None]:
     def draw(canvas: Canvas) -> None:
         width, height = canvas._pagesize
         w, h = sheet.width_mm * MM, sheet.height_mm * MM
@@ -169,11 +192,22 @@ def _sheet(entries: list[tuple[CableEnd, CableEnd, CableRow]], sheet: LabelSheet
             canvas.doForm(OUTLINES)
         else:
             _outlines(canvas, places, w, h)
-        for (x, y), entry in zip(places, entries, strict=True):
-            _draw_label(canvas, x, y, w, h, entry, *codes.take(entry[2]))
+        for (x, y), entry, twin in zip(places, entries, twins, strict=True):
+            _draw_label(canvas, x, y, w, h, entry, twin, *codes.take(entry[2]))
         block.draw_line(canvas, page, total, top + 4)
 
     return draw
+
+
+def rack_entries(entries: list[tuple[CableEnd, CableEnd, CableRow]], per_sheet: int) -> list[Entry]:
+    """A bookmark per rack, at the sheet its first label is on."""
+    marks: list[Entry] = []
+    last = None
+    for index, (this, _far, _row) in enumerate(entries):
+        if this.rack_id != last:
+            marks.append(Entry(this.rack, 0, index // per_sheet))
+            last = this.rack_id
+    return marks
 
 
 def _outlines(canvas: Canvas, places: list[tuple[float, float]], w: float, h: float) -> None:
@@ -201,8 +235,9 @@ def write_labels_pdf(doc: Document, out: io.BufferedIOBase, options: ExportOptio
     size = page_size(doc, options)
     entries = label_entries(doc, racks=options.racks)
     groups = list(chunks(entries, sheet.per_sheet)) or [[]]
+    twins = list(chunks(twin_notes(entries, sheet.per_sheet), sheet.per_sheet)) or [[]]
     codes = QrCodes(entries, max_version((sheet.height_mm * MM - 4) / MM))
-    pages = [Page(size, _sheet(group, sheet, block, n, len(groups), codes))
-             for n, group in enumerate(groups, start=1)]
-    render_pages(out, pages, block, options, footer=False)
+    pages = [Page(size, _sheet(group, notes, sheet, block, n, len(groups), codes))
+             for n, (group, notes) in enumerate(zip(groups, twins, strict=True), start=1)]
+    render_pages(out, outline_pages(pages, rack_entries(entries, sheet.per_sheet)), block, options, footer=False)
     return len(entries)

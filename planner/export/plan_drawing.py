@@ -1,17 +1,22 @@
 """The floor plan as simple shapes in metres, drawn by the SVG export and the PDF floor-plan pages.
 
 One shape list feeds both outputs so the printed plan and the SVG never disagree. Plan
-coordinates: x east, y south (north is up on paper).
+coordinates: x east, y south (north is up on paper). On paper every label goes through
+``label_placer`` (no label over another or over a tray or busbar line); a hall too big to read
+on one page is printed as a key plan and sheets by ``plan_sheets``.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from planner.export.common import FONT, FONT_BOLD, clip, draw_text
+from planner.export.label_placer import Placer, Rect, text_box
 from planner.fabric.routing import Router
 from planner.model.catalog import CABINET, ROW_CDU
 from planner.model.document import Document, natural_key
@@ -22,6 +27,12 @@ NICE_LENGTHS_M = (0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500)
 #: Zone, busbar and row names on the drawing are cut to this many characters ("…"); rack and
 #: unit names to their box.
 NAME_CHARS = 40
+#: Rack and unit names print at this size or larger, up to the largest (points).
+MIN_NAME_SIZE, MAX_NAME_SIZE = 6.0, 7.0
+#: A part of the floor, (x0, y0, x1, y1) in metres.
+Window = tuple[float, float, float, float]
+#: Room under the drawing for the scale bar and north arrow (points).
+SCALE_BAR_ROOM = 36.0
 
 
 @dataclass
@@ -133,15 +144,33 @@ def scale_bar_length(drawing_width_m: float) -> float:
     return max((n for n in NICE_LENGTHS_M if n <= target), default=NICE_LENGTHS_M[0])
 
 
-def draw_plan_pdf(canvas: Canvas, shapes: PlanShapes, box: tuple[float, float, float, float]) -> float:
-    """Draw the plan to fit ``box`` (x0, y0, x1, y1 in points); returns the scale (points per metre)."""
+def fit_scale(bounds: Window, box: tuple[float, float, float, float]) -> float:
+    """Points per metre at which ``bounds`` fills ``box`` above the scale bar."""
     bx0, by0, bx1, by1 = box
-    mx0, my0, mx1, my1 = shapes.bounds
+    return min((bx1 - bx0) / max(bounds[2] - bounds[0], 0.1), (by1 - by0 - SCALE_BAR_ROOM) / max(bounds[3] - bounds[1], 0.1))
+
+
+def draw_plan_pdf(canvas: Canvas, shapes: PlanShapes, box: tuple[float, float, float, float],
+                  window: Window | None = None, scale: float | None = None, names: bool = True,
+                  keep_clear: Sequence[Rect] = ()) -> float:
+    """Draw the plan to fit ``box`` (x0, y0, x1, y1 in points), or only ``window`` (metres) at
+    ``scale``; returns the scale (points per metre).
+
+    Labels go through a ``Placer``: none overlaps another or a tray or busbar line, and a name
+    that cannot find a clear spot is left out rather than printed over another. Rack and unit
+    names print whole inside their box where it is wide enough at ``MIN_NAME_SIZE`` or more;
+    only a drawing too small for that (``readable_scale``) cuts them. With ``names`` False (the
+    key plan of a hall printed on sheets) racks, units and busbars are drawn unnamed; ``keep_clear``
+    (page rectangles) is left for what the caller draws over the plan.
+    """
+    bx0, by0, bx1, by1 = box
+    mx0, my0, mx1, my1 = window or shapes.bounds
     width_m, depth_m = max(mx1 - mx0, 0.1), max(my1 - my0, 0.1)
-    reserve = 36.0
-    scale = min((bx1 - bx0) / width_m, (by1 - by0 - reserve) / depth_m)
+    if scale is None:
+        scale = fit_scale((mx0, my0, mx1, my1), box)
     ox = bx0 + ((bx1 - bx0) - width_m * scale) / 2
     oy = by1
+    area = (ox, oy - depth_m * scale, ox + width_m * scale, oy)
 
     def tx(p: Point) -> tuple[float, float]:
         return ox + (p[0] - mx0) * scale, oy - (p[1] - my0) * scale
@@ -154,22 +183,22 @@ def draw_plan_pdf(canvas: Canvas, shapes: PlanShapes, box: tuple[float, float, f
         canvas.drawPath(path, stroke=1, fill=1 if fill else 0)
 
     canvas.saveState()
+    if window is not None:
+        clip = canvas.beginPath()
+        clip.rect(area[0], area[1], area[2] - area[0], area[3] - area[1])
+        canvas.clipPath(clip, stroke=0, fill=0)
     canvas.setLineWidth(1.2)
     if shapes.outline:
         polygon(shapes.outline)
     canvas.setLineWidth(0.4)
     canvas.setDash(1, 2)
-    for name, zone_polygon, rating in shapes.zones:
+    for _name, zone_polygon, _rating in shapes.zones:
         polygon(zone_polygon)
-        zx, zy = tx(zone_polygon[0])
-        draw_text(canvas, zx + 2, zy - 8, f"{clip(name, NAME_CHARS)} {rating:g} kPa", 6)
     canvas.setDash()
     canvas.setFillGray(0.6)
     for obstacle in shapes.obstacles:
         polygon(obstacle, fill=True)
-    canvas.setFillGray(0.0)
     canvas.setLineWidth(0.5)
-    label_size = max(3.5, min(7.0, 0.5 * scale))
     for item in shapes.boxes:
         canvas.setFillGray(0.92 if item.kind == "rack" else 0.8)
         polygon(item.polygon, fill=True)
@@ -177,31 +206,27 @@ def draw_plan_pdf(canvas: Canvas, shapes: PlanShapes, box: tuple[float, float, f
             canvas.setLineWidth(1.6)
             canvas.line(*tx(item.front[0]), *tx(item.front[1]))
             canvas.setLineWidth(0.5)
-        canvas.setFillGray(0.0)
-        cx = sum(p[0] for p in item.polygon) / 4
-        cy = sum(p[1] for p in item.polygon) / 4
-        px, py = tx((cx, cy))
-        x0, _y0 = tx(item.polygon[0])
-        x1, _y1 = tx(item.polygon[2])
-        draw_text(canvas, px, py + label_size / 4, item.name, label_size, FONT_BOLD if item.kind != "rack" else FONT,
-                  max_width=max(8.0, abs(x1 - x0) - 1) * (1 if item.kind == "rack" else 2), align="centre")
+    canvas.setFillGray(0.0)
+    placer = Placer(area)
+    for rect in keep_clear:
+        placer.block(rect)
     canvas.setLineWidth(0.6)
     canvas.setStrokeGray(0.45)
     canvas.setDash(4, 2)
     for start, end in shapes.trays:
         canvas.line(*tx(start), *tx(end))
+        placer.block_line(*tx(start), *tx(end))
     canvas.setDash()
     canvas.setStrokeGray(0.0)
-    for name, p1, p2, side in shapes.busbars:
+    for _name, p1, p2, side in shapes.busbars:
         canvas.setLineWidth(2.0 if side == "A" else 1.0)
         canvas.setDash() if side == "A" else canvas.setDash(6, 2)
         canvas.line(*tx(p1), *tx(p2))
-        lx, ly = tx(p1)
-        draw_text(canvas, lx + 2, ly + 2 if side == "A" else ly - 6, clip(name, NAME_CHARS), 5)
+        placer.block_line(*tx(p1), *tx(p2), 1.0 if side == "A" else 0.5)
     canvas.setDash()
-    for row, start in shapes.rows:
-        rx, ry = tx(start)
-        draw_text(canvas, rx, ry + 10, f"Row {clip(row, NAME_CHARS)}", 6, FONT_BOLD)
+    _labels(canvas, shapes, placer, tx, (mx0, my0, mx1, my1), names)
+    canvas.restoreState()
+    canvas.saveState()
     # Scale bar and north arrow, under the drawing.
     bar_m = scale_bar_length(width_m)
     sx, sy = bx0, by0 + 10
@@ -220,6 +245,54 @@ def draw_plan_pdf(canvas: Canvas, shapes: PlanShapes, box: tuple[float, float, f
     draw_text(canvas, nx, ny - 2, "N", 8, FONT_BOLD, align="centre")
     canvas.restoreState()
     return scale
+
+
+def _labels(canvas: Canvas, shapes: PlanShapes, placer: Placer, tx: Callable[[Point], tuple[float, float]],
+            window: Window, names: bool) -> None:
+    """Names of racks and units (inside their boxes first), then row, busbar and zone labels;
+    without ``names`` only the rows and zones."""
+    wx0, wy0, wx1, wy1 = window
+    for item in shapes.boxes if names else ():
+        xs, ys = [p[0] for p in item.polygon], [p[1] for p in item.polygon]
+        if min(xs) < wx0 - 1e-6 or max(xs) > wx1 + 1e-6 or min(ys) < wy0 - 1e-6 or max(ys) > wy1 + 1e-6:
+            continue  # cut by the sheet edge: named whole on the sheet that holds it
+        left, top = tx((min(xs), min(ys)))
+        right, bottom = tx((max(xs), max(ys)))
+        font = FONT if item.kind == "rack" else FONT_BOLD
+        width, height = right - left, top - bottom
+        size = min(MAX_NAME_SIZE, (width - 1) / max(stringWidth(item.name, font, 1), 0.1), (height - 2) / 1.1)
+        cx, cy = (left + right) / 2, (top + bottom) / 2
+        inside = [(cx, cy + height / 4 - size * 0.3, "centre"), (cx, cy - height / 4 - size * 0.3, "centre"),
+                  (cx, cy - size * 0.3, "centre")]
+        ground = 0.92 if item.kind == "rack" else 0.8
+        if size >= MIN_NAME_SIZE and placer.put(canvas, item.name, size, font, inside, ground=ground):
+            continue
+        if item.kind != "rack":  # a unit's name beside its box, with a leader
+            size = MIN_NAME_SIZE
+            outside = [(cx, cy, "centre"), (left - 2, cy - 2, "right"), (right + 2, cy - 2, "left"),
+                       (cx, top + 2, "centre"), (cx, bottom - size - 1, "centre")]
+            placer.put(canvas, clip(item.name, NAME_CHARS), size, font, outside, anchor=(cx, cy))
+        else:  # too small a drawing to name racks whole (a key plan of a hall, a review's overview)
+            size = max(3.5, size)
+            draw_text(canvas, cx, inside[0][1], item.name, size, font, max_width=max(2.0, width - 1), align="centre")
+            placer.block(text_box(cx, inside[0][1], item.name[:1] + "…", size, font, "centre"))
+    for row, start in shapes.rows:
+        if not (wx0 - 1e-6 <= start[0] < wx1 - 1e-6 and wy0 - 1e-6 <= start[1] < wy1 - 1e-6):
+            continue  # the row starts on another sheet
+        rx, ry = tx(start)
+        text = f"Row {clip(row, NAME_CHARS)}"
+        spots = [(rx + dx, ry + dy, "left") for dy in (10, 3, 17) for dx in (0, 30, 60, 90)]
+        placer.put(canvas, text, 6, FONT_BOLD, [*spots, (rx - 3, ry - 8, "right")])
+    for name, p1, p2, side in shapes.busbars if names else ():  # a key plan leaves them to its sheets
+        (x1, y1), (x2, y2) = tx(p1), tx(p2)
+        offsets = (3.0, -7.0) if side == "A" else (-7.0, 3.0)
+        spots = [(x1 + (x2 - x1) * t + 2, y1 + (y2 - y1) * t + dy, "left") for dy in offsets
+                 for t in (0.0, 0.25, 0.5, 0.75)]
+        placer.put(canvas, clip(name, NAME_CHARS), 5, FONT, spots)
+    for name, zone_polygon, rating in shapes.zones:
+        zx, zy = tx((max(wx0, zone_polygon[0][0]), max(wy0, zone_polygon[0][1])))
+        placer.put(canvas, f"{clip(name, NAME_CHARS)} {rating:g} kPa", 6, FONT,
+                   [(zx + 2, zy - dy, "left") for dy in (8, 16, 24)])
 
 
 def nice_scale_ratio(width_m: float, paper_width_m: float) -> int:

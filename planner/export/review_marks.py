@@ -1,7 +1,8 @@
 """The drawings of the review document: the floor plan with change marks, and with comment pins.
 
 Both draw over ``plan_drawing``'s floor plan (the one every PDF prints) in a flowable that takes
-the rest of the page. Change marks read in black and white, each by its line as well as its
+the rest of the page; a hall whose rack names would not print whole on one page is drawn as
+the cabling plan's floor plan is, a key plan and sheets (``plan_sheets``), each with the marks. Change marks read in black and white, each by its line as well as its
 colour: added — a heavy solid outline, hatched; removed — a dashed outline of where it was,
 crossed; moved — a dotted outline of where it was and an arrow to where it is; changed — a
 dash-dot outline. A point (hand-off) or a line (busbar, door) gets a symbol instead: ⊕ added,
@@ -20,7 +21,8 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
 from planner.export.common import FONT_BOLD, draw_text
-from planner.export.plan_drawing import PlanShapes, draw_plan_pdf
+from planner.export.plan_drawing import PlanShapes, draw_plan_pdf, fit_scale
+from planner.export.plan_sheets import Sheet, draw_key_plan, draw_sheet, plan_sheets, sheet_corner
 from planner.model.document import Document, prefix_of
 from planner.model.geometry import bounds_of, footprint_polygon
 from planner.model.objects import Point
@@ -117,12 +119,15 @@ def change_marks(old: Document, new: Document, diff: PlanDiff) -> list[tuple[str
 
 class PlanFigure(Flowable):
     """The floor plan filling the rest of the page, with ``overlay`` drawn on it in plan metres
-    (``to_page`` maps a plan point to the page) and an optional legend under it."""
+    (``to_page`` maps a plan point to the page) and an optional legend under it; with ``key``,
+    the key plan of those sheets; with ``sheet``, that sheet at ``scale`` (``plan_sheets``)."""
 
     def __init__(self, shapes: PlanShapes, overlay: Callable[[Canvas, Callable[[Point], Point]], None],
-                 legend: Callable[[Canvas, float], None] | None = None) -> None:
+                 legend: Callable[[Canvas, float], None] | None = None, key: list[Sheet] | None = None,
+                 sheet: Sheet | None = None, scale: float = 0.0) -> None:
         super().__init__()
         self.shapes, self.overlay, self.legend = shapes, overlay, legend
+        self.key, self.sheet, self.scale = key, sheet, scale
 
     def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
         self.width, self.height = available_width, available_height - 1
@@ -132,19 +137,42 @@ class PlanFigure(Flowable):
         canvas = self.canv
         bottom = LEGEND_HEIGHT if self.legend else 0.0
         box = (0.0, bottom, self.width, self.height)
-        scale = draw_plan_pdf(canvas, self.shapes, box)
-        # the mapping draw_plan_pdf used: the drawing centred across the box, its top at the box's top
-        mx0, my0, mx1, _my1 = self.shapes.bounds
-        ox = (self.width - max(mx1 - mx0, 0.1) * scale) / 2
+        canvas.saveState()
+        if self.sheet is not None:
+            draw_sheet(canvas, self.shapes, self.sheet, self.scale, box)
+            scale, (mx0, my0, mx1, my1) = self.scale, self.sheet.window
+            ox, top = sheet_corner(self.sheet, scale, box)
+            clip = canvas.beginPath()
+            clip.rect(ox, top - (my1 - my0) * scale, (mx1 - mx0) * scale, (my1 - my0) * scale)
+            canvas.clipPath(clip, stroke=0, fill=0)
+        else:
+            if self.key is not None:
+                draw_key_plan(canvas, self.shapes, self.key, box)
+            else:
+                draw_plan_pdf(canvas, self.shapes, box)
+            # the mapping draw_plan_pdf used: the drawing centred across the box, its top at the box's top
+            scale, (mx0, my0, mx1, _my1) = fit_scale(self.shapes.bounds, box), self.shapes.bounds
+            ox, top = (self.width - max(mx1 - mx0, 0.1) * scale) / 2, self.height
 
         def to_page(p: Point) -> Point:
-            return ox + (p[0] - mx0) * scale, self.height - (p[1] - my0) * scale
+            return ox + (p[0] - mx0) * scale, top - (p[1] - my0) * scale
 
-        canvas.saveState()
         self.overlay(canvas, to_page)
         canvas.restoreState()
         if self.legend:
             self.legend(canvas, self.width)
+
+
+def plan_figures(shapes: PlanShapes, overlay: Callable[[Canvas, Callable[[Point], Point]], None],
+                 legend: Callable[[Canvas, float], None] | None, width: float,
+                 height: float) -> list[tuple[str, PlanFigure]]:
+    """The plan as one figure; or, where rack names would not print whole on a page of
+    ``width`` × ``height``, the key plan and the sheets, each with its title and the overlay."""
+    scale, sheets = plan_sheets(shapes, (0.0, LEGEND_HEIGHT if legend else 0.0, width, height))
+    if len(sheets) == 1:
+        return [("Floor plan", PlanFigure(shapes, overlay, legend))]
+    return [("Key plan", PlanFigure(shapes, overlay, legend, key=sheets))] + \
+        [(sheet.title(), PlanFigure(shapes, overlay, legend, sheet=sheet, scale=scale)) for sheet in sheets]
 
 
 def widen(shapes: PlanShapes, points: list[Point]) -> None:

@@ -9,7 +9,8 @@ Without ``--against`` the first page says that it lists the comments only.
 
 The drawings (change marks readable in black and white, numbered pins) are in ``review_marks``;
 cables are in the list, not on the plan. Comments are review notes, not part of the design:
-their own edits are not in the change list.
+their own edits are not in the change list. The PDF's bookmarks (``pdf_outline``) give each
+section, each change in the list and each open comment.
 
 User text is wrapped to its column (``markup_lines``, the last line cut with "…"); a comment's
 text is a paragraph of at most ``COMMENT_LINES`` lines that may run over a page break, so a
@@ -44,6 +45,7 @@ from planner.export.common import (
     page_size,
     register_fonts,
 )
+from planner.export.pdf_outline import Marked, mark_rows
 from planner.export.plan_drawing import plan_shapes
 from planner.export.review_marks import (
     PlanFigure,
@@ -51,6 +53,7 @@ from planner.export.review_marks import (
     draw_legend,
     draw_mark,
     draw_pins,
+    plan_figures,
     widen,
 )
 from planner.export.selection import describe
@@ -66,6 +69,8 @@ HEADING_LINES = 2
 DETAIL_LINES = 6
 SUMMARY_LINES = 6
 REPLY_INDENT = 16.0
+#: Room a floor-plan sheet's heading takes at the top of its page (H2 with its spacing, points).
+SHEET_HEADING = 30.0
 #: Kinds the change list leaves out: comments have their own section.
 NOT_DESIGN = ("comment",)
 KIND_WORDS = {"floor_unit": "floor unit", "handoff": "hand-off", "basis": "design basis", "title": "title block",
@@ -178,7 +183,15 @@ def _summary(diff: PlanDiff) -> str:
             f"new, {len(diff.findings['resolved'])} resolved. Design figures that moved: {len(diff.figures)}.")
 
 
-def _changes(old: Document, new: Document, diff: PlanDiff, width: float) -> list:
+def _figures(figures: list[tuple[str, PlanFigure]]) -> list:
+    """The first figure, then each further sheet on its own page under its heading and bookmark."""
+    story: list = [figures[0][1]]
+    for title, figure in figures[1:]:
+        story += [PageBreak(), Marked(Paragraph(title, H2), title, 1), figure]
+    return story
+
+
+def _changes(old: Document, new: Document, diff: PlanDiff, width: float, height: float) -> list:
     shapes = plan_shapes(new)
     marks = change_marks(old, new, diff)
     widen(shapes, [p for _c, shape, before in marks for s in (shape, before) if s for p in s[1]])
@@ -187,27 +200,34 @@ def _changes(old: Document, new: Document, diff: PlanDiff, width: float) -> list
         for change, shape, before in marks:
             draw_mark(canvas, change, shape, to_page, before)
 
-    story: list = [Paragraph("Changes on the floor plan", H2), PlanFigure(shapes, overlay, draw_legend),
-                   PageBreak(), Paragraph("Change list", H1)]
+    story: list = [Marked(Paragraph("Changes on the floor plan", H2), "Changes on the floor plan"),
+                   *_figures(plan_figures(shapes, overlay, draw_legend, width, height)), PageBreak(),
+                   Marked(Paragraph("Change list", H1), "Change list")]
+    objects, cables = object_rows(diff), cable_rows(diff)
     sections = (
-        ("Objects", ["change", "kind", "name", "detail"], object_rows(diff), [1, 1.1, 1.8, 5.5],
-         [1, 1, 2, DETAIL_LINES]),
-        ("Cables", ["change", "label", "detail"], cable_rows(diff), [1, 2.2, 6.2], [1, 2, DETAIL_LINES]),
+        ("Objects", ["change", "kind", "name", "detail"], objects, [1, 1.1, 1.8, 5.5], [1, 1, 2, DETAIL_LINES]),
+        ("Cables", ["change", "label", "detail"], cables, [1, 2.2, 6.2], [1, 2, DETAIL_LINES]),
         ("Findings: new and resolved", ["finding", "severity", "rule", "objects", "message"],
          finding_rows(diff, old, new), [0.9, 0.9, 0.6, 2.2, 6], [1, 1, 1, 3, DETAIL_LINES]),
         ("Design figures that moved", ["kind", "name", "figure", "before", "after", "change", "unit"],
          figure_rows(diff), [1, 2.2, 1.6, 1.1, 1.1, 1.1, 0.7], None),
     )
+    titles = {"Objects": [f"{change} {kind} {name}" for change, kind, name, _detail in objects],
+              "Cables": [f"{change} cable {label}" for change, label, _detail in cables]}
     for heading, header, rows, weights, lines in sections:
-        story.append(Paragraph(heading, H2))
-        story.extend(data_tables(header, rows, weights, width, lines) if rows else [Paragraph("None.", BODY)])
+        story.append(Marked(Paragraph(heading, H2), heading, 1))
+        tables = data_tables(header, rows, weights, width, lines)
+        if heading in titles:  # a bookmark per change
+            tables = mark_rows(tables, titles[heading], 2)
+        story.extend(tables if rows else [Paragraph("None.", BODY)])
     return story
 
 
 def _comment_block(doc: Document, number: int, comment: Any, replies: list, width: float) -> list:
     by = " · ".join(part for part in (comment.author or "no author", comment.date) if part)
     pinned = "" if pin_position(doc, comment) is not None else " (no pin: its object was deleted)"
-    blocks: list = [_heading(f"Comment {number} · {where(doc, comment)}{pinned} · {by}", COMMENT_HEAD, width),
+    blocks: list = [Marked(_heading(f"Comment {number} · {where(doc, comment)}{pinned} · {by}", COMMENT_HEAD, width),
+                           f"Comment {number} · {where(doc, comment)}", 1),
                     Paragraph(markup_lines(comment.text, BODY.fontSize, width, COMMENT_LINES), BODY)]
     for answer in replies:
         by = " · ".join(part for part in (answer.author or "no author", answer.date) if part)
@@ -218,11 +238,11 @@ def _comment_block(doc: Document, number: int, comment: Any, replies: list, widt
     return blocks
 
 
-def _comments(doc: Document, width: float) -> list:
+def _comments(doc: Document, width: float, height: float) -> list:
     tops = top_level(doc)
     numbered = [(n, c) for n, c in enumerate(tops, start=1) if c.status == OPEN]
     resolved = len(tops) - len(numbered)
-    story: list = [Paragraph("Open comments", H1)]
+    story: list = [Marked(Paragraph("Open comments", H1), "Open comments")]
     note = f" ({resolved} resolved comment{'s are' if resolved != 1 else ' is'} not listed)" if resolved else ""
     if not numbered:
         story.append(Paragraph(markup(f"The plan has no open comments{note}."), BODY))
@@ -233,8 +253,8 @@ def _comments(doc: Document, width: float) -> list:
     if pins:
         shapes = plan_shapes(doc)
         widen(shapes, [p for _n, p in pins])
-        story += [Spacer(1, 4), PlanFigure(shapes, lambda canvas, to_page: draw_pins(canvas, pins, to_page)),
-                  PageBreak()]
+        figures = plan_figures(shapes, lambda canvas, to_page: draw_pins(canvas, pins, to_page), None, width, height)
+        story += [Spacer(1, 4), *_figures(figures), PageBreak()]
     replies = threads(doc)
     for number, comment in numbered:
         story += _comment_block(doc, number, comment, replies[comment.id], width)
@@ -259,6 +279,7 @@ def write_review_pdf(doc: Document, out: io.BufferedIOBase, options: ExportOptio
     frame = Frame(MARGIN, bottom, size[0] - 2 * MARGIN, size[1] - MARGIN - bottom, id="body")
     template.addPageTemplates([PageTemplate(id="page", frames=[frame])])
     width = frame._aW
+    height = frame._aH - SHEET_HEADING  # what a sheet gets under its heading
     story: list = [_heading(f"{TITLE} — {doc.meta.project}", H1, width),
                    _heading(f"{doc.meta.hall} · revision {block.revision} · {block.date}", BODY, width)]
     if old is None or diff is None:
@@ -275,8 +296,8 @@ def write_review_pdf(doc: Document, out: io.BufferedIOBase, options: ExportOptio
     open_count = sum(1 for c in top_level(doc) if c.status == OPEN)
     story.append(Paragraph(f"Open comments: {open_count}.", BODY))
     if old is not None and diff is not None:
-        story += _changes(old, doc, diff, width) + [PageBreak()]
-    story += _comments(doc, width)
+        story += _changes(old, doc, diff, width, height) + [PageBreak()]
+    story += _comments(doc, width, height)
     template.build(story, canvasmaker=numbered_canvas(block))
     options.report(1.0)
     return open_count
