@@ -16,7 +16,6 @@ from typing import Any
 from planner.asbuilt.fixes import MISSING, MISWIRED, OK, diagnose
 from planner.asbuilt.states import set_states_command
 from planner.commands.base import Command
-from planner.commands.edits import plural
 from planner.io.discovery import (
     Discovery,
     DiscoveryError,
@@ -30,6 +29,7 @@ from planner.io.discovery.resolve import End, outside
 from planner.model.document import Document, natural_key
 from planner.model.labels import cable_label
 from planner.model.objects import CABLE_STATES
+from planner.text import plural
 
 __all__ = ["CableResult", "Discovery", "DiscoveryError", "Fix", "Verification", "progress_text", "read_discovery",
            "state_counts", "update_command", "verify"]
@@ -39,12 +39,17 @@ Paths = Iterable["str | os.PathLike[str]"]
 
 def read_discovery(doc: Document, links: Paths = (), ibnetdiscover: Paths = (), lldp: Paths = ()) -> Discovery:
     """Read every input (lldp paths may be folders of ``<hostname>.json``) and place the cables
-    on the plan. Raises DiscoveryError (file and line) for the first input that cannot be read."""
+    on the plan. Raises DiscoveryError (file and line) for the first input that cannot be read,
+    or that holds no link at all (an empty file would report every planned cable missing)."""
     raws: list[RawLink] = []
     sources: list[str] = []
     for reader, paths in ((read_links_csv, links), (read_ibnetdiscover, ibnetdiscover), (read_lldp, lldp)):
         for path in paths:
-            raws.extend(reader(path))
+            found = reader(path)
+            if not found:
+                raise DiscoveryError(os.fspath(path), 0, "holds no links (empty, or a header only): nothing to "
+                                                          "compare with the plan")
+            raws.extend(found)
             sources.append(os.fspath(path))
     return resolve(doc, raws, sources)
 

@@ -150,12 +150,14 @@ class SetFields(Command):
 class SetAttributes(Command):
     """Set attributes of the design basis or the title block (``target`` "basis" or "meta")."""
 
-    def __init__(self, target: str, values: dict[str, Any], text: str) -> None:
+    def __init__(self, target: str, values: dict[str, Any], text: str, current: Any = None) -> None:
+        """``current``: the plan's design basis, to refuse values that put two of its fields out
+        of order (editors pass it; a command built without it checks each value alone)."""
         if target not in ("basis", "meta"):
             raise ValueError(target)
         cls = DesignBasis if target == "basis" else Meta
         values = {name: normalise_value(cls, name, value) for name, value in values.items()}
-        check_attributes(target, values)
+        check_attributes(target, values, current)
         self.target = target
         self.values = values
         self.text = text

@@ -14,20 +14,15 @@ message only for a value that fails them.
 from __future__ import annotations
 
 import math
+import types
 from collections.abc import Iterable
+from dataclasses import is_dataclass, replace
 from functools import cache
 from typing import Any
 
 import msgspec
 
-from planner.model.basis import (
-    FLOOR_METHOD_CHOICES,
-    FLUID_CHOICES,
-    LOAD_BASIS_CHOICES,
-    PAPER_CHOICES,
-    REDUNDANCY_CHOICES,
-    UNIT_CHOICES,
-)
+from planner.model.basis import BASIS_CHOICES
 from planner.model.bounds import (
     BAD_LINE_CHAR,
     BAD_MULTILINE_CHAR,
@@ -38,6 +33,7 @@ from planner.model.bounds import (
 )
 from planner.model.catalog import ALL_KINDS, PROTOCOLS
 from planner.model.objects import CABLE_STATES, COLLECTIONS, COMMENT_STATUSES, ROTATIONS, SIDES
+from planner.model.physical import basis_problem, item_problem, outline_problem, polygon_problem
 from planner.model.typed import decode_type, schema_error
 
 
@@ -45,11 +41,6 @@ class Refusal(ValueError):
     """An edit that cannot be made, with the reason a user reads in the status bar."""
 
 
-#: Design-basis fields whose value is one of a few words (the loader refuses anything else).
-BASIS_CHOICES: dict[str, tuple[str, ...]] = {
-    "redundancy": REDUNDANCY_CHOICES, "load_basis": LOAD_BASIS_CHOICES, "fluid": FLUID_CHOICES,
-    "floor_method": FLOOR_METHOD_CHOICES, "units": UNIT_CHOICES, "paper": PAPER_CHOICES,
-}
 #: Object fields whose value is one of a few values (the loader refuses anything else).
 FIELD_CHOICES: dict[str, tuple[Any, ...]] = {"rotation": ROTATIONS, "side": SIDES, "state": CABLE_STATES,
                                              "status": COMMENT_STATUSES}
@@ -114,22 +105,33 @@ def check_fields(values: dict[str, dict[str, Any]]) -> None:
             problem = value_problem(cls_name, name, value)
             if problem:
                 raise Refusal(f"{name.replace('_', ' ')}: {problem}")
+            if name == "polygon":
+                problem = polygon_problem(value)
+                if problem:
+                    raise Refusal(f"polygon: {problem}")
 
 
-def check_attributes(target: str, values: dict[str, Any]) -> None:
-    """Refuse design-basis ("basis") or title-block ("meta") values the format would refuse."""
+def check_attributes(target: str, values: dict[str, Any], current: Any = None) -> None:
+    """Refuse design-basis ("basis") or title-block ("meta") values the format would refuse; with
+    the ``current`` design basis, also values that put two fields out of order (a warning above
+    its error, ``planner.model.physical.BASIS_ORDER``)."""
     cls_name = {"basis": "DesignBasis", "meta": "Meta"}[target]
     for name, value in values.items():
         problem = value_problem(cls_name, name, value)
         if problem:
             raise Refusal(f"{name.replace('_', ' ')}: {problem}")
+    if target == "basis" and current is not None:
+        found = basis_problem(replace(current, **values))
+        if found:
+            raise Refusal(f"{found[0].replace('_', ' ')}: {found[1]}")
 
 
 def check_outline(points: list[tuple[float, float]]) -> None:
-    """Refuse an outline the file format would refuse: 1 or 2 corners, too many, out of bounds."""
+    """Refuse an outline the file format would refuse: 1 or 2 corners, too many, out of bounds,
+    no area, crossing itself, wider than a hall."""
     if 0 < len(points) < 3:
         raise Refusal("outline: an outline needs at least 3 corners")
-    problem = field_problem("HallFileContent", "outline", [list(p) for p in points])
+    problem = field_problem("HallFileContent", "outline", [list(p) for p in points]) or outline_problem(points)
     if problem:
         raise Refusal(f"outline: {problem}")
 
@@ -147,6 +149,9 @@ def check_catalog_item(item: Any, builtin: Iterable[str] = ()) -> None:
         problem = value_problem("CatalogItem", name, value)
         if problem:
             raise Refusal(f"{name.replace('_', ' ')}: {problem}")
+    found = item_problem(item)
+    if found:
+        raise Refusal(f"{found[0].replace('_', ' ')}: {found[1]}")
 
 
 def check_objects(objects: list[Any]) -> None:
@@ -161,9 +166,16 @@ def check_objects(objects: list[Any]) -> None:
         by_class.setdefault(type(obj), []).append(obj)
     for cls, group in by_class.items():
         try:
-            msgspec.convert(group, list[decode_type(cls)], from_attributes=True)
+            # types.GenericAlias(list, (t,)) is ``list[t]``, spelt out as t is only known at run time.
+            msgspec.convert(group, types.GenericAlias(list, (decode_type(cls),)), from_attributes=True)
         except msgspec.ValidationError as exc:
             raise Refusal(_object_problem(exc, cls, group)) from None
+        # The objects are the model's dataclass objects: is_dataclass only tells mypy so.
+        if is_dataclass(cls) and "polygon" in cls.__dataclass_fields__:
+            for obj in group:
+                problem = polygon_problem(obj.polygon)
+                if problem:
+                    raise Refusal(f"{obj.name} polygon: {problem}")
 
 
 def _object_problem(exc: msgspec.ValidationError, cls: type, group: list[Any]) -> str:

@@ -45,6 +45,11 @@ def _pt(x: float, y: float) -> Point:
     return round(float(x), DIGITS), round(float(y), DIGITS)
 
 
+def _corner(p: Point) -> Point:
+    """A polygon corner as a new (x, y) tuple, unrounded (``tuple(p)``, typed as a pair)."""
+    return p[0], p[1]
+
+
 def rectangle(x0: float, y0: float, x1: float, y1: float) -> list[Point]:
     """An axis-aligned rectangle from two opposite corners, from its least corner clockwise."""
     x0, x1 = sorted((x0, x1))
@@ -156,7 +161,7 @@ def anchor(obj: Any) -> Point:
     a polygon's first corner, a door's first end, a hand-off itself."""
     if isinstance(obj, (Obstacle, Zone)):
         found = round_column(obj.polygon)
-        return (found[0], found[1]) if found else tuple(obj.polygon[0])
+        return (found[0], found[1]) if found else _corner(obj.polygon[0])
     if isinstance(obj, Door):
         return obj.x1, obj.y1
     return obj.x, obj.y
@@ -189,7 +194,7 @@ def handles(obj: Any) -> list[Point]:
         found = round_column(obj.polygon)
         if found:
             return [(found[0] + found[2], found[1])]
-        return [tuple(p) for p in obj.polygon]
+        return [_corner(p) for p in obj.polygon]
     if isinstance(obj, Door):
         return [(obj.x1, obj.y1), (obj.x2, obj.y2)]
     return []
@@ -206,7 +211,7 @@ def reshaped(obj: Any, handle: int, x: float, y: float) -> dict[str, Any]:
         return values
     if not isinstance(obj, (Obstacle, Zone)):
         raise Refusal(f"{obj.name} has no shape to change: drag it to move it")
-    polygon = [tuple(p) for p in obj.polygon]
+    polygon = [_corner(p) for p in obj.polygon]
     found = round_column(polygon)
     if found:
         cx, cy, _r = found

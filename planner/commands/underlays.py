@@ -216,16 +216,16 @@ def outline_from_drawing(doc: Document, under: Underlay, drawing: Drawing, outli
     new: list[object] = []
     if not doc.zones and not hall.zones:
         new.append(Zone(id=doc.new_id("zone"), name="Floor", polygon=list(outline)))
-    zones = [(_centre(z.polygon), polygon_area(z.polygon)) for z in doc.zones.values()]
+    zone_shapes = [(_centre(z.polygon), polygon_area(z.polygon)) for z in doc.zones.values()]
     zone_names = {z.name for z in doc.zones.values()}
     for shape in hall.zones:
         polygon = _placed(under, shape.points)
-        if _same_shape(polygon, zones):
+        if _same_shape(polygon, zone_shapes):
             continue
         name = doc.unique_name(zone_names, "Zone ", width=1)
         zone_names.add(name)
         new.append(Zone(id=doc.new_id("zone"), name=name, polygon=polygon))
-        zones.append((_centre(polygon), polygon_area(polygon)))
+        zone_shapes.append((_centre(polygon), polygon_area(polygon)))
     doors = [[(d.x1, d.y1), (d.x2, d.y2)] for d in doc.doors.values()]
     door_names = {d.name for d in doc.doors.values()}
     for segment in hall.doors:

@@ -8,8 +8,8 @@ by media (the catalogue says how many each link needs: two per optical link).
 from __future__ import annotations
 
 import csv
-import io
 from collections import Counter
+from typing import TextIO
 
 from planner.export.common import sheet_text
 from planner.model.catalog import ALL_KINDS
@@ -34,17 +34,18 @@ def build_bom(doc: Document) -> dict:
         item = catalog.items.get(key)
         return (item.name, item.kind) if item else (key, "unknown")
 
-    equipment = sorted(
-        ({"key": key, "name": item_of(key)[0], "kind": item_of(key)[1], "quantity": n} for key, n in counts.items()),
-        key=lambda e: (kind_order.get(e["kind"], len(ALL_KINDS)), e["key"]),
-    )
+    # Sorted by kind, then key (keys are unique: the order is total) before the records are built.
+    equipment = [
+        {"key": key, "name": item_of(key)[0], "kind": item_of(key)[1], "quantity": counts[key]}
+        for key in sorted(counts, key=lambda k: (kind_order.get(item_of(k)[1], len(ALL_KINDS)), k))
+    ]
     taps: Counter[str] = Counter()
     for rack in doc.racks.values():
         for feed in (rack.feed_a, rack.feed_b):
             if feed and feed in doc.busbars:
                 taps[doc.busbars[feed].type] += 1
     tap_offs = [
-        {"busbar_type": key, "rating_a": catalog.items[key].tapoff_rating_a if key in catalog.items else 0.0,
+        {"busbar_type": key, "rating_a": catalog.items[key].tapoff_rating_a if key in catalog.items else None,
          "quantity": n}
         for key, n in sorted(taps.items())
     ]
@@ -69,18 +70,21 @@ def build_bom(doc: Document) -> dict:
     return {"equipment": equipment, "tap_offs": tap_offs, "cables": cables, "transceivers": transceivers}
 
 
+def _tapoff_name(rating_a: float | None) -> str:
+    return "Busbar tap-off, not rated" if rating_a is None else f"Busbar tap-off {rating_a:g} A"
+
+
 def bom_rows(bom: dict) -> list[tuple]:
     """Flat rows (CSV_COLUMNS order) of a BOM built by build_bom."""
     rows: list[tuple] = []
     rows += [("equipment", e["key"], e["name"], "", e["quantity"]) for e in bom["equipment"]]
-    rows += [("tap-off", t["busbar_type"], f"Busbar tap-off {t['rating_a']:g} A", "", t["quantity"])
-             for t in bom["tap_offs"]]
+    rows += [("tap-off", t["busbar_type"], _tapoff_name(t["rating_a"]), "", t["quantity"]) for t in bom["tap_offs"]]
     rows += [("cable", c["media"], c["name"], f"{c['stock_length_m']:g}", c["quantity"]) for c in bom["cables"]]
     rows += [("transceiver", t["media"], t["name"], "", t["quantity"]) for t in bom["transceivers"]]
     return rows
 
 
-def write_bom_csv(doc: Document, out: io.TextIOBase) -> None:
+def write_bom_csv(doc: Document, out: TextIO) -> None:
     """Write the BOM as CSV text with a header row. Keys and names of custom equipment are the
     user's text: each text cell goes through ``sheet_text`` (no formula reaches a spreadsheet)."""
     writer = csv.writer(out)

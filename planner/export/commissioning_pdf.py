@@ -19,6 +19,7 @@ findings stay the whole hall's, as they are facts of the hall, not of a rack.
 from __future__ import annotations
 
 import io
+from collections import Counter
 from typing import Any
 
 from reportlab.lib import colors
@@ -50,7 +51,9 @@ from planner.export.common import (
     page_size,
     register_fonts,
 )
+from planner.export.facility_tables import ppue_table, rack_groups_table
 from planner.export.nccl import ExpectedBusBw, allreduce_rows
+from planner.export.pdf_outline import Marked, mark_rows, place_marks
 from planner.export.schedule import cable_rows, rows_by_rack
 from planner.export.selection import selection_note
 from planner.fabric.sizing import FabricError, fabric_counts, node_devices
@@ -179,7 +182,7 @@ SURVEY_WEIGHTS = {
 def _survey(doc: Document, report: dict, width: float) -> list:
     tables = survey_tables(doc, report)
     basis = report["basis"]
-    story: list = [Paragraph("(a) Site and facility survey", H1)]
+    story: list = [Marked(Paragraph("(a) Site and facility survey", H1), "(a) Site and facility survey")]
     story.append(Paragraph(
         f"Design basis: {fmt(basis['voltage_v'], 0)} V, power factor {basis['power_factor']}, derating "
         f"{basis['derating']}, redundancy {basis['redundancy']}, {basis['load_basis']} load; coolant "
@@ -195,10 +198,22 @@ def _survey(doc: Document, report: dict, width: float) -> list:
         story.append(Paragraph(heading, H2))
         story.extend(data_tables(header, rows, SURVEY_WEIGHTS[key], width) if rows else
                      [Paragraph("None in the plan.", BODY)])
+    story += _ppue(report, width)
     story.append(Spacer(1, 8))
     story.append(Paragraph("Surveyed by ____________________  date __________  "
                            "site facts agree with the above: yes ☐ no ☐ (note differences overleaf)", BODY))
     return story
+
+
+def _ppue(report: dict, width: float) -> list:
+    """The design partial PUE per row and for the hall, with its boundary (the facility hand-off
+    prints the same table with each rack)."""
+    header, rows = ppue_table(report)
+    groups_header, groups = rack_groups_table(report)
+    ppue = report["ppue"]
+    return [Paragraph(f"Design partial PUE at the rack (target {ppue['target']:g})", H2),
+            Paragraph(markup(ppue["boundary"]), SMALL), *data_tables(header, rows, [2.2, 1, 1, 1, 1, 0.8, 0.8], width),
+            Spacer(1, 4), *data_tables(groups_header, [[str(v) for v in row] for row in groups], [1, 0.6, 6], width)]
 
 
 def liquid_cooled(doc: Document, rack_id: str) -> bool:
@@ -228,7 +243,7 @@ def install_steps(doc: Document, figures: dict, cable_ends: int) -> list[list[st
 
 
 def _install(doc: Document, report: dict, options: ExportOptions, width: float) -> list:
-    story: list = [PageBreak(), Paragraph("(b) Install and plumb", H1),
+    story: list = [PageBreak(), Marked(Paragraph("(b) Install and plumb", H1), "(b) Install and plumb"),
                    Paragraph("One checklist per rack. Tick each line when done. Racks with liquid-cooled equipment "
                              "(a cold-plate share or an in-rack CDU) also get plumbing and a leak test to record.",
                              BODY),
@@ -241,7 +256,8 @@ def _install(doc: Document, report: dict, options: ExportOptions, width: float) 
         title = _heading(f"{heading} · {fmt(figures['power_kw'])} kW steady · {fmt(figures['weight_kg'])} kg", H3,
                          width)
         story.append(CondPageBreak(60))
-        story.append(KeepTogether([title, _table(["step", "done"], items, [10.5, 1], width)]))
+        story.append(KeepTogether([Marked(title, f"Rack {figures['name']}", 1),
+                                   _table(["step", "done"], items, [10.5, 1], width)]))
         options.report(0.1 + 0.5 * (index + 1) / max(1, len(report["racks"])))
     return story
 
@@ -333,7 +349,7 @@ PROVE_WEIGHTS = {"fabric": [3, 1], "allreduce": [1.2, 1, 1.3, 1.3, 0.7], "scalin
 
 def _tune(doc: Document, width: float) -> list:
     tables, figures, problem = _prove(doc)
-    story: list = [PageBreak(), Paragraph("(c) Tune and prove", H1),
+    story: list = [PageBreak(), Marked(Paragraph("(c) Tune and prove", H1), "(c) Tune and prove"),
                    Paragraph("NCCL tuned to the topology (rail-aligned rings/trees); record the results in the blank "
                              "columns.", BODY)]
     planned = any(d.role for d in doc.devices.values())
@@ -362,7 +378,8 @@ def open_findings(doc: Document) -> list[Finding]:
 
 
 def _handover(doc: Document, report: dict, findings: list[Finding], width: float) -> list:
-    story: list = [PageBreak(), Paragraph("(d) Handover", H1), Paragraph("Open findings", H2)]
+    story: list = [PageBreak(), Marked(Paragraph("(d) Handover", H1), "(d) Handover"),
+                   Marked(Paragraph("Open findings", H2), "Open findings", 1)]
     if findings:
         trays = {t["id"]: t["name"] for t in report["trays"]}
 
@@ -371,8 +388,12 @@ def _handover(doc: Document, report: dict, findings: list[Finding], width: float
             return getattr(obj, "name", obj_id) if obj is not None else trays.get(obj_id, obj_id)
 
         rows = [[f.severity, f.rule, ", ".join(name(s) for s in f.subjects), f.message, f.source] for f in findings]
-        story.extend(data_tables(["severity", "rule", "subjects", "finding", "source"], rows, [48, 30, 70, 250, 120],
-                             width, [1, 1, CELL_LINES, MESSAGE_LINES, CELL_LINES]))
+        tables = data_tables(["severity", "rule", "subjects", "finding", "source"], rows, [48, 30, 70, 250, 120],
+                             width, [1, 1, CELL_LINES, MESSAGE_LINES, CELL_LINES])
+        counts = Counter(f.rule for f in findings)  # sorted by severity, then rule: a bookmark at each rule's first
+        firsts = [f"{f.rule} · {f.severity} · {counts[f.rule]} finding{'s' if counts[f.rule] != 1 else ''}"
+                  if i == 0 or findings[i - 1].rule != f.rule else None for i, f in enumerate(findings)]
+        story.extend(mark_rows(tables, firsts, 2))
     else:
         story.append(Paragraph("None: validation reports no errors or warnings.", BODY))
     story.append(Spacer(1, 8))
@@ -402,6 +423,7 @@ def numbered_canvas(block: TitleBlock) -> type[Canvas]:
             total = len(self._saved)
             for number, state in enumerate(self._saved, start=1):
                 self.__dict__.update(state)
+                place_marks(self, number)
                 block.draw(self, number, total)
                 Canvas.showPage(self)
             Canvas.save(self)

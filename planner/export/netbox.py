@@ -180,7 +180,7 @@ def _rack_row(doc: Document, rack: Rack, site: str, location: str, rack_names: d
     item = doc.catalog[rack.type]
     return (site, location, rack_names[rack.id], STATUS, RACK_WIDTH_IN, item.rack_units,
             round(item.width_m * 1000), round(item.depth_m * 1000), "mm", _number(item.weight_kg),
-            round(item.max_load_kg), "kg", sheet_text(item.name[:DESCRIPTION_MAX]))
+            "" if item.max_load_kg is None else round(item.max_load_kg), "kg", sheet_text(item.name[:DESCRIPTION_MAX]))
 
 
 def _device_row(doc: Document, device: Device, site: str, location: str, rack_names: dict[str, str],

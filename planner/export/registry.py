@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from planner.export.common import ExportOptions, write_atomic, write_folder_atomic
 from planner.model.document import Document
@@ -20,7 +21,7 @@ from planner.model.document import Document
 Writer = Callable[[Document, "io.BufferedIOBase | Path", ExportOptions], object]
 
 
-def _bom_csv(doc: Document, out: io.BufferedIOBase, options: ExportOptions) -> None:
+def _bom_csv(doc: Document, out: BinaryIO, options: ExportOptions) -> None:
     from planner.export.bom import write_bom_csv
 
     text = io.TextIOWrapper(out, encoding="utf-8", newline="", write_through=True)
@@ -67,6 +68,9 @@ EXPORT_KINDS: dict[str, ExportKind] = {kind.key: kind for kind in (
                paper=False, folder=True),
     ExportKind("ufm-cvt", "UFM cable validation files (folder)", "", "planner.export.ufm_cvt:write_ufm_cvt",
                paper=False, folder=True),
+    ExportKind("facility-pdf", "Facility hand-off (PDF)", ".pdf", "planner.export.facility_handoff:write_facility_pdf"),
+    ExportKind("facility-csv", "Facility hand-off (CSV)", ".csv", "planner.export.facility_handoff:write_facility_csv",
+               paper=False),
 )}
 
 

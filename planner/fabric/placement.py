@@ -52,9 +52,13 @@ def three_phase_w(doc: Document, current_a: float) -> float:
 
 
 def tapoff_limit_w(doc: Document, bus_type: str) -> float:
-    """Power one tap-off carries within the derating and the warning margin."""
+    """Power one tap-off carries within the derating and the warning margin (no limit when the
+    busbar type does not rate its tap-offs: P1 then says they are not checked)."""
     basis = doc.basis
-    return three_phase_w(doc, doc.catalog[bus_type].tapoff_rating_a * basis.derating * basis.power_warn_fraction)
+    rating = doc.catalog[bus_type].tapoff_rating_a
+    if rating is None:
+        return math.inf
+    return three_phase_w(doc, rating * basis.derating * basis.power_warn_fraction)
 
 
 def busbar_limit_w(doc: Document, bus_type: str) -> float:
@@ -262,12 +266,11 @@ def _short_of_power(doc: Document, row: str, what: str, need_w: float, fills: li
 def _rack_limit_w(doc: Document, rack: Rack, feeds: _Feeds, rack_power_w: float | None) -> float:
     """Power a network rack may carry: ``rack_power_w``, else its rating, and what a tap-off of each
     busbar feeding it carries, each less the design warning margin."""
+    rated = doc.catalog[rack.type].max_power_kw
     limit = rack_power_w if rack_power_w is not None else \
-        doc.catalog[rack.type].max_power_kw * 1000 * doc.basis.power_warn_fraction
+        math.inf if rated is None else rated * 1000 * doc.basis.power_warn_fraction
     for bus in feeds.of(rack):
-        bus_type = doc.busbars[bus].type
-        if doc.catalog[bus_type].tapoff_rating_a > 0:
-            limit = min(limit, tapoff_limit_w(doc, bus_type))
+        limit = min(limit, tapoff_limit_w(doc, doc.busbars[bus].type))
     return limit
 
 

@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from planner.model.physical import MAX_HALL_M
+
 Point = tuple[float, float]
 
 #: ``--units`` choices → metres per drawing unit.
@@ -163,8 +165,7 @@ class Drawing:
 
 @dataclass
 class Hall:
-    """The outline, columns, zones and doors chosen from a drawing, and how each was chosen (for
-    the report)."""
+    """The outline, columns, zones and doors chosen from a drawing, and how each was chosen."""
 
     outline: Shape
     outline_how: str
@@ -481,17 +482,18 @@ def pick_hall(drawing: Drawing, outline_layer: str | None = None, column_layer: 
 
 
 def check_hall_size(hall: Hall, metres: float, path: str) -> None:
-    """DxfError for an outline smaller than a room (MIN_HALL_SIDE_M, MIN_HALL_AREA_M2)."""
+    """DxfError for an outline smaller than a room or wider than a hall (the loader's MAX_HALL_M)."""
     x0, y0, x1, y1 = hall.outline.bounds()
     width, depth, area = (x1 - x0) * metres, (y1 - y0) * metres, hall.outline.area * metres * metres
-    if min(width, depth) < MIN_HALL_SIDE_M or area < MIN_HALL_AREA_M2:
+    wrong = (f"at most {MAX_HALL_M:,.0f} m across" if max(width, depth) > MAX_HALL_M else
+             f"at least {MIN_HALL_SIDE_M:g} m across and {MIN_HALL_AREA_M2:g} m²"
+             if min(width, depth) < MIN_HALL_SIDE_M or area < MIN_HALL_AREA_M2 else "")
+    if wrong:
         raise DxfError(f"{path}: the hall outline (layer {hall.outline.layer}) is {width:.3g} × {depth:.3g} m, "
-                       f"{area:.3g} m²; a hall is at least {MIN_HALL_SIDE_M:g} m across and {MIN_HALL_AREA_M2:g} m² "
-                       "(are the units right?)")
+                       f"{area:.3g} m²; a hall is {wrong} (are the units right?)")
 
 
 def north_west(shape: Shape) -> Point:
-    """The drawing point that becomes the plan's origin: the outline's least x and greatest y
-    (DXF y points north; the plan's origin is the hall's north-west corner)."""
+    """The plan's origin in the drawing: the outline's least x and greatest y (DXF y points north)."""
     x0, _y0, _x1, y1 = shape.bounds()
     return x0, y1

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import field, make_dataclass
+from dataclasses import field, fields, make_dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,15 +23,7 @@ import msgspec
 
 from planner.io.hallwrite import PlanSnapshot, pieces, save_snapshot
 from planner.io.migrations import MIGRATIONS
-from planner.model.basis import (
-    FLOOR_METHOD_CHOICES,
-    FLUID_CHOICES,
-    LOAD_BASIS_CHOICES,
-    PAPER_CHOICES,
-    REDUNDANCY_CHOICES,
-    UNIT_CHOICES,
-    DesignBasis,
-)
+from planner.model.basis import BASIS_CHOICES, DesignBasis
 from planner.model.catalog import ALL_KINDS, PROTOCOLS, CatalogItem, builtin_catalog
 from planner.model.document import Document, prefix_of
 from planner.model.long_lived import long_lived_objects
@@ -45,7 +37,9 @@ from planner.model.objects import (
     Meta,
     Point,
 )
+from planner.model.physical import basis_problem, item_problem, outline_problem, polygon_problem
 from planner.model.typed import (
+    Builder,
     SchemaError,
     TooLong,
     convert,
@@ -56,7 +50,7 @@ from planner.model.typed import (
 )
 
 FORMAT_NAME = "hall"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 #: The file's top level, as a dataclass so that its schema derives from the model like the rest.
 HallFileContent = make_dataclass("HallFileContent", [
@@ -68,9 +62,17 @@ HallFileContent = make_dataclass("HallFileContent", [
     ("catalog", list[CatalogItem], field(default_factory=list)),
     *[(attr, list[cls], field(default_factory=list)) for attr, cls in COLLECTIONS.values()],  # type: ignore[valid-type]
 ])
-_TOP_KEYS = {f for f in HallFileContent.__dataclass_fields__}
+_TOP_KEYS = {f.name for f in fields(HallFileContent)}
 _DECODER = msgspec.json.Decoder(decode_type(HallFileContent))
-_BUILD_FILE = model_builder(HallFileContent)
+
+
+def _file_builder() -> Builder:
+    builder = model_builder(HallFileContent)
+    assert builder is not None  # the file holds dataclasses (Meta, DesignBasis, …), so it has a builder
+    return builder
+
+
+_BUILD_FILE = _file_builder()
 
 
 class HallFileError(Exception):
@@ -198,7 +200,8 @@ def _require(condition: bool, path: str, problem: str) -> None:
 
 def _migrate(data: dict[str, Any]) -> dict[str, Any]:
     version = data.get("version")
-    _require(isinstance(version, int) and not isinstance(version, bool), "$.version", "missing or not a whole number")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise SchemaError("$.version", "missing or not a whole number")
     _require(
         version <= FORMAT_VERSION,
         "$.version",
@@ -221,11 +224,20 @@ def _document(file: Any) -> Document:
         _require(item.key not in catalog or catalog[item.key].custom, f"{path}.key", "clashes with a built-in type")
         _require(item.protocol in ("", *PROTOCOLS), f"{path}.protocol",
                  f"unknown protocol {item.protocol!r} (one of {', '.join(PROTOCOLS)})")
+        problem = item_problem(item)
+        if problem:
+            raise SchemaError(f"{path}.{problem[0]}", problem[1])
         item.custom = True
         catalog.add(item)
     _check_basis(file.basis)
-    _require(len(file.outline) == 0 or len(file.outline) >= 3, "$.outline", "an outline needs at least 3 points")
+    outline_trouble = outline_problem(file.outline)
+    _require(outline_trouble is None, "$.outline", outline_trouble or "")
     collections = {attr: getattr(file, attr) for attr, _cls in COLLECTIONS.values()}
+    for attr in _SHAPED:
+        for index, obj in enumerate(collections[attr]):
+            found = polygon_problem(obj.polygon)
+            if found:
+                raise SchemaError(f"$.{attr}[{index}].polygon", found)
     try:
         doc = Document.from_collections(collections, catalog)
     except (KeyError, ValueError):  # a malformed or duplicate id: say where
@@ -260,21 +272,20 @@ def _report_ids(attr: str, objects: list[Any]) -> None:
 
 
 def _check_basis(basis: DesignBasis) -> None:
-    choices = {
-        "redundancy": REDUNDANCY_CHOICES,
-        "load_basis": LOAD_BASIS_CHOICES,
-        "fluid": FLUID_CHOICES,
-        "floor_method": FLOOR_METHOD_CHOICES,
-        "units": UNIT_CHOICES,
-        "paper": PAPER_CHOICES,
-    }
-    for name, allowed in choices.items():
+    for name, allowed in BASIS_CHOICES.items():
         value = getattr(basis, name)
         _require(value in allowed, f"$.basis.{name}", f"{value!r} is not one of {', '.join(allowed)}")
     _require(basis.voltage_v > 0, "$.basis.voltage_v", "must be above 0")
     _require(0 < basis.power_factor <= 1, "$.basis.power_factor", "must be in (0, 1]")
     _require(0 < basis.derating <= 1, "$.basis.derating", "must be in (0, 1]")
     _require(basis.delta_t_k > 0, "$.basis.delta_t_k", "must be above 0")
+    problem = basis_problem(basis)
+    if problem:
+        raise SchemaError(f"$.basis.{problem[0]}", problem[1])
+
+
+#: Collections whose objects have an area no single field's range can refuse.
+_SHAPED = ("zones", "obstacles")
 
 
 _TYPED_KINDS = (("racks", ("rack",)), ("devices", ("node", "switch", "storage", "rack_pdu", "rack_cdu")),
@@ -348,12 +359,12 @@ def _report_reference(doc: Document) -> None:
                  f"must be one of {', '.join(CABLE_STATES)}")
         for end in ("a", "b"):
             device_id = getattr(link, f"{end}_device")
-            device = doc.devices.get(device_id)
-            if device is None:
+            linked = doc.devices.get(device_id)
+            if linked is None:
                 raise SchemaError(f"$.links[{index}].{end}_device", f"no device {device_id!r}")
-            ports = ports_of_type.get(device.type)
+            ports = ports_of_type.get(linked.type)
             if ports is None:
-                ports = ports_of_type[device.type] = set(doc.catalog[device.type].port_names())
+                ports = ports_of_type[linked.type] = set(doc.catalog[linked.type].port_names())
             port = getattr(link, f"{end}_port")
             if port not in ports:
                 raise SchemaError(f"$.links[{index}].{end}_port", f"{device_id} has no port {port!r}")

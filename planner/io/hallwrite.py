@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import fields
 from functools import cache
 from typing import Any
@@ -42,6 +42,11 @@ def _float_record(obj: Any) -> dict[str, Any]:
     load gives them back: the design basis and custom types can be set field by field in code,
     and save → load → save must still write the same bytes."""
     return {name: normalise_value(type(obj), name, value) for name, value in vars(obj).items()}
+
+
+#: An object's fields as its record: ``vars`` of an instance (its ``__dict__``); typed so, as
+#: mypy would otherwise pick ``vars``'s overload for classes when it is passed to ``map``.
+_record_of: Callable[[Any], dict[str, Any]] = vars
 
 
 @cache
@@ -92,7 +97,7 @@ class PlanSnapshot:
                 self._values, self._position = list(getattr(self.doc, attr).values()), 0
                 self.collections[attr] = []
             part = self._values[self._position:self._position + budget]
-            records = list(map(dict.copy, map(vars, part))) if self._copy else list(map(vars, part))
+            records = list(map(dict.copy, map(_record_of, part))) if self._copy else list(map(_record_of, part))
             names = _list_fields(cls)
             if names and self._copy:
                 for record in records:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from planner.model.basis import ASHRAE_CLASSES, DesignBasis
 from planner.model.catalog import ETHERNET, INFINIBAND, SWITCH
 from planner.model.labels import SEPARATOR
 
@@ -58,5 +59,41 @@ def _to_version_2(data: dict[str, Any]) -> dict[str, Any]:
     return _switch_protocols(_derived_labels(data))
 
 
+#: Fields where version 2 wrote 0 for "not given" and version 3 writes null (``planner.model.physical``).
+NOT_GIVEN_FIELDS = {
+    "zones": ("tile_rating_kn", "rolling_rating_kn", "air_capacity_kw"),
+    "catalog": ("max_load_kg", "max_power_kw", "tapoff_rating_a", "tapoff_whip_m", "voltage_v"),
+}
+
+
+def _ashrae_class(basis: Any) -> None:
+    """Version 3: the design basis names the facility water's ASHRAE class (C9). A version-2 plan
+    gets the smallest class its facility supply temperature fits, so it loads as it was meant."""
+    if not isinstance(basis, dict) or "ashrae_class" in basis:
+        return
+    supply = basis.get("facility_supply_c", DesignBasis.facility_supply_c)
+    if not isinstance(supply, int | float) or isinstance(supply, bool):
+        return  # the schema refuses it with its path
+    basis["ashrae_class"] = next((name for name, top in ASHRAE_CLASSES.items() if top is not None and supply <= top),
+                                 "W+")
+
+
+def _to_version_3(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 3: absent is null, never 0. A version-2 zone with tile rating 0 was slab floor, a
+    rack rated 0 kW or a busbar at 0 V was not rated (the basis voltage applied): those zeros become
+    null, so the rules say what they did not check. Any other 0 the loader then refuses with its
+    range (a 0 A busbar or a 0 kPa floor has no version-2 meaning either: the check was off)."""
+    _ashrae_class(data.get("basis"))
+    for key, names in NOT_GIVEN_FIELDS.items():
+        for entry in _listed(data, key):
+            if not isinstance(entry, dict):
+                continue
+            for name in names:
+                value = entry.get(name)
+                if type(value) in (int, float) and value == 0:
+                    entry[name] = None
+    return data
+
+
 #: version N → function turning a version-N document dict into version N+1.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _to_version_2}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _to_version_2, 2: _to_version_3}

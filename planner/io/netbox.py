@@ -400,15 +400,15 @@ class _Reader:
         per_rack: dict[str, list[tuple[str, str, BusbarRun]]] = defaultdict(list)
         amperes: dict[str, float] = defaultdict(float)
         for where, values in feeds:
-            busbar = busbars.get(values["power_panel"].casefold())
-            if busbar is None:
+            panel = busbars.get(values["power_panel"].casefold())
+            if panel is None:
                 raise NetBoxReadError(where, f"power panel {values['power_panel']!r} is not in power-panels.csv")
-            amperes[busbar.id] = max(amperes[busbar.id], _number(values.get("amperage", ""), where, "amperage"))
+            amperes[panel.id] = max(amperes[panel.id], _number(values.get("amperage", ""), where, "amperage"))
             rack = racks.get(values.get("rack", "").casefold())
             if rack is not None:
                 side = values["name"][-2:].upper()
                 side = side[1] if side in ("-A", "-B") else "A" if values.get("type") != "redundant" else "B"
-                per_rack[rack.id].append((side, values["name"], busbar))
+                per_rack[rack.id].append((side, values["name"], panel))
         extra = 0
         for rack in racks.values():
             chosen: dict[str, BusbarRun] = {}
@@ -431,9 +431,9 @@ class _Reader:
     def _busbar_type(self, description: str, amperes: float) -> str:
         """The catalogue busbar named in the panel's description, else the smallest whose tap-off
         carries the feeds' amperage, else the largest."""
-        kinds = sorted(self.catalog.of_kind(BUSBAR), key=lambda b: (b.tapoff_rating_a, b.key))
+        kinds = sorted(self.catalog.of_kind(BUSBAR), key=lambda b: (b.tapoff_rating_a or b.rating_a, b.key))
         named = next((b for b in kinds if description.endswith(f": {b.name}")), None)
-        carrying = next((b for b in kinds if b.tapoff_rating_a >= amperes), kinds[-1])
+        carrying = next((b for b in kinds if (b.tapoff_rating_a or b.rating_a) >= amperes), kinds[-1])
         return (named or carrying).key
 
     # -------------------------------------------------------------- fabric
@@ -460,8 +460,8 @@ class _Reader:
                 by_id[leaf_id].su = sus.setdefault(frozenset(leaf_nodes[leaf_id]), len(sus) + 1)
         for link in links:
             if link.tier == TIER_LEAF_SPINE:
-                leaf = by_id[link.a_device if role[link.a_device] == "leaf" else link.b_device]
-                link.rail = leaf.rail
+                leaf_device = by_id[link.a_device if role[link.a_device] == "leaf" else link.b_device]
+                link.rail = leaf_device.rail
         speeds = Counter(kind[1] for t in self.types.values() for _n, k, _m in t.interfaces
                          if (kind := interface_speed(k)))
         return bool(speeds) and speeds[False] > speeds[True]

@@ -61,7 +61,7 @@ def _pick(doc: Document, key: str | None, kind: str, default: str | None, what: 
 
 def _rack_type(doc: Document) -> str:
     """The template rack: the catalogue rack with the highest power rating."""
-    return max(doc.catalog.of_kind(RACK), key=lambda r: (r.max_power_kw, r.rack_units)).key
+    return max(doc.catalog.of_kind(RACK), key=lambda r: (r.max_power_kw or 0.0, r.rack_units)).key
 
 
 def nodes_per_rack(doc: Document, node_type: str, rack_type: str, rack_kw: float, site: Site,
@@ -71,7 +71,7 @@ def nodes_per_rack(doc: Document, node_type: str, rack_type: str, rack_kw: float
     node, rack = doc.catalog[node_type], doc.catalog[rack_type]
     if rack_kw <= 0:
         raise TemplateError(f"--rack-kw must be positive, not {rack_kw:g}")
-    if rack_kw > rack.max_power_kw:
+    if rack.max_power_kw is not None and rack_kw > rack.max_power_kw:
         raise TemplateError(f"--rack-kw {rack_kw:g} is above the {rack.name} rating of {rack.max_power_kw:g} kW")
     tapoff_kw = tapoff_limit_w(doc, busbar_type) / 1000
     if rack_kw > tapoff_kw:
@@ -84,7 +84,7 @@ def nodes_per_rack(doc: Document, node_type: str, rack_type: str, rack_kw: float
     pdus = 2 * pdus_per_side(doc, rack_kw * 1000)
     floor_kg = (site.slab_rating_kpa * basis.floor_warn_fraction * rack.width_m * rack.depth_m
                 * 1000 / 9.80665)
-    load_kg = min(rack.max_load_kg, floor_kg) - rack.weight_kg - pdus * pdu.weight_kg
+    load_kg = min(rack.max_load_kg or math.inf, floor_kg) - rack.weight_kg - pdus * pdu.weight_kg
     by_weight = math.floor(load_kg / node.weight_kg)
     count = min(by_power, by_units, by_weight)
     if count < 1:
@@ -208,7 +208,9 @@ def _fit_starter(doc: Document, switch_key: str) -> None:
         if key == switch_key:
             u = doc.catalog[rack.type].rack_units - height
         else:
-            u = doc.lowest_free_u(rack.id, height)
+            free = doc.lowest_free_u(rack.id, height)
+            assert free is not None  # _check_starter made sure nodes and extras fit the one rack
+            u = free
         device = Device(id=doc.new_id("dev"), type=key, name=stem, rack=rack.id, u=u)
         doc.add(device)
         if key == _rack_cdu(doc):

@@ -76,6 +76,19 @@ class DesignBasis:
     #: ``planner.export.nccl``). A planning assumption: nccl-tests runs on healthy 400G fabrics land
     #: at about 80–95 %; below 80 % a cable, NIC–GPU affinity or GPUDirect RDMA fault is likely.
     nccl_efficiency: float = 0.80
+    #: Partial PUE at the rack (``planner.rules.ppue``): the loop's pressure drop and the pumps'
+    #: wire-to-water efficiency (P_pump = Q · Δp / η), the COP of the hall's air cooling for the
+    #: residual air heat, busbar and rack-PDU efficiencies, and the target the product states.
+    loop_pressure_drop_kpa: float = 200.0
+    pump_efficiency: float = 0.65
+    air_cooling_cop: float = 4.0
+    busbar_efficiency: float = 0.995
+    rack_pdu_efficiency: float = 0.99
+    ppue_target: float = 1.06
+    #: A GPU node's idle draw as a share of its peak: the floor of the simultaneous step (P7).
+    idle_power_fraction: float = 0.3
+    #: The ASHRAE liquid-cooling class of the facility water (``ASHRAE_CLASSES``; C9).
+    ashrae_class: str = "W32"
     sources: dict[str, str] = field(default_factory=dict)
 
     def source(self, name: str) -> str:
@@ -132,4 +145,32 @@ BASIS_SOURCES: dict[str, str] = {
     "scaling_min_gpus": "Product brief: scaling test starts at 8 GPUs (one node)",
     "scaling_max_gpus": "Product brief: scaling test up to 64 GPUs",
     "nccl_efficiency": "Commissioning: NCCL bus bandwidth floor as a share of line rate (planning assumption)",
+    "loop_pressure_drop_kpa": ("Planning value: secondary (TCS) loop pressure drop at rated flow, cold plates, "
+                               "manifolds, quick disconnects and hoses, typically 150–250 kPa (CDU pump head); 200 kPa"),
+    "pump_efficiency": ("Planning value: centrifugal pump with motor and VFD, wire-to-water efficiency "
+                        "typically 0.6–0.7; 0.65"),
+    "air_cooling_cop": ("Planning value: air cooling of the residual heat (CRAH fans with the chilled-water plant), "
+                        "system COP 3–6; chiller COP 3.5 to 6–7 for water-cooled centrifugal; 4.0"),
+    "busbar_efficiency": "Planning value: overhead busway I²R loss about 0.5 % at rated load: 99.5 %",
+    "rack_pdu_efficiency": "Planning value: rack PDU (breakers, metering, outlets) loss about 1 % at load: 99 %",
+    "ppue_target": "Product brief: design PUE at the rack 1.06 (partial PUE, The Green Grid; EN 50600-4-2)",
+    "idle_power_fraction": ("Planning assumption: an 8-GPU node idles near 30 % of its maximum power (GPUs "
+                            "~70–100 W of 700 W each at idle; CPUs, memory, fans and NICs stay on); measure on site"),
+    "ashrae_class": ("ASHRAE TC 9.9 liquid cooling classes (Emergence and Expansion of Liquid Cooling in "
+                     "Mainstream Data Centers, 2021; Liquid Cooling Guidelines for Datacom Equipment Centers): "
+                     "W17/W27/W32/W40/W45 name the maximum facility water supply in °C, W+ above 45 °C"),
 }
+
+#: ASHRAE TC 9.9 liquid-cooling classes: the maximum facility water supply temperature in °C each
+#: allows; W+ has no upper limit (above 45 °C, for heat reuse). Source: ``BASIS_SOURCES["ashrae_class"]``.
+ASHRAE_CLASSES: Mapping[str, float | None] = MappingProxyType({
+    "W17": 17.0, "W27": 27.0, "W32": 32.0, "W40": 40.0, "W45": 45.0, "W+": None,
+})
+ASHRAE_CLASS_CHOICES = tuple(ASHRAE_CLASSES)
+
+#: Design-basis fields whose value is one of a few words (the loader and the editors refuse the rest).
+BASIS_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "redundancy": REDUNDANCY_CHOICES, "load_basis": LOAD_BASIS_CHOICES, "fluid": FLUID_CHOICES,
+    "floor_method": FLOOR_METHOD_CHOICES, "units": UNIT_CHOICES, "paper": PAPER_CHOICES,
+    "ashrae_class": ASHRAE_CLASS_CHOICES,
+})

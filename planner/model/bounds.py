@@ -65,17 +65,22 @@ CABLE = Range(0, 100_000, "m", "routed cable lengths: across the widest hall the
               "way, tray route |Δx| + |Δy|) with slack, so no placement makes a route the file refuses")
 SIZE = Range(0, 100, "m", "equipment sizes: no rack, unit or tray is 100 m across")
 CLEARANCE = Range(0, 100, "m", "clearances, heights and slack: metres, far below 100 m")
+MIN_CLEARANCE = Range(0.1, 100, "m", "a required clearance: above 0, a zero minimum would switch its check off "
+                      "(NEC 110.26 asks 0.9–1.2 m of working space)")
+RATED = "above 0 (null = not rated: the check that needs it says it did not run)"
 MASS = Range(0, 100_000, "kg", "masses: 100 t (a loaded AI rack is about 1.4 t, a row CDU a few t)")
 POWER_W = Range(0, 100e6, "W", "power: 100 MW is a whole campus; one device draws tens of kW")
 POWER_KW = Range(0, 100_000, "kW", "power and heat: 100 MW is a whole campus")
 CURRENT = Range(0, 100_000, "A", "currents: busbars are rated up to 6,300 A; 100 kA bounds any run")
-VOLTAGE = Range(0, 100_000, "V", "voltages: 0 = not given; 100 kV bounds any supply")
+VOLTAGE = Range(1, 100_000, "V", "a supply voltage: above 0 (null = the design basis's); 100 kV bounds any supply")
 TEMPERATURE = Range(-50, 150, "°C", "coolant and room temperatures, frozen to boiling with margin")
 KELVIN = Range(0, 100, "K", "temperature differences: a few kelvin, far below 100 K")
 FRACTION = Range(0, 1, "", "a share or threshold from 0 to 100 %")
 COUNT = Range(0, 100_000, "", "counts: a plan holds at most 65,536 GPUs (three-tier fat-tree limit)")
-PRESSURE = Range(0, 1_000, "kPa", "floor ratings: TIA-942 asks 7.2–12 kPa, heavy slabs ~50 kPa")
-FORCE = Range(0, 1_000, "kN", "tile ratings: raised-floor tiles carry a few kN")
+PRESSURE = Range(0, 1_000, "kPa", "floor loads: TIA-942 asks 7.2–12 kPa, heavy slabs ~50 kPa")
+FLOOR_RATING = Range(0.5, 1_000, "kPa", "a floor rating: TIA-942 asks 7.2–12 kPa, heavy slabs ~50 kPa; "
+                     "above 0, a floor rated 0 kPa holds nothing")
+FORCE = Range(0.1, 1_000, "kN", "tile ratings: raised-floor tiles carry a few kN; above 0 (null = not given)")
 U_POSITION = Range(0, 100, "U", "rack units: the tallest racks have 58U")
 ROTATION = Range(0, 270, "°", "quarter turns: 0, 90, 180 or 270")
 
@@ -105,11 +110,11 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
     "Zone": {
         "id": ID, "name": NAME,
         "polygon": (COORD, Items(3, 10_000, "corners", "an area needs at least three corners")),
-        "rating_kpa": PRESSURE,
+        "rating_kpa": FLOOR_RATING,
         "tile_rating_kn": FORCE,
         "rolling_rating_kn": FORCE,
         "tile_size_m": Range(0.1, 10, "m", "raised-floor tile edge (0.6 m, 24 in); never zero"),
-        "air_capacity_kw": POWER_KW,
+        "air_capacity_kw": Range(0.1, 100_000, "kW", f"air cooling of a zone: {RATED}"),
     },
     "Obstacle": {"id": ID, "name": NAME, "kind": WORD,
                  "polygon": (COORD, Items(3, 10_000, "corners", "an area needs at least three corners"))},
@@ -151,11 +156,15 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
         "derating": Range(0.01, 1, "", "continuous-load derating: NEC 0.8, IEC 1.0; above 0, it scales ratings"),
         "redundancy": WORD, "load_basis": WORD, "fluid": WORD,
         "delta_t_k": Range(0.1, 100, "K", "coolant ΔT; above 0 because flow divides by it"),
-        "facility_supply_c": TEMPERATURE, "max_supply_c": TEMPERATURE, "dew_point_c": TEMPERATURE,
+        "facility_supply_c": Range(2, 70, "°C", "facility water supply: above freezing; ASHRAE W17–W45 and W+ "
+                                                "classes reach about 70 °C"),
+        "max_supply_c": Range(5, 70, "°C", "cold-plate supply limits: ASHRAE W17–W45 and W+ classes, up to "
+                                           "about 70 °C (the vendor limit here is 45 °C)"),
+        "dew_point_c": TEMPERATURE,
         "dew_point_margin_k": KELVIN,
-        "front_aisle_min_m": CLEARANCE, "rear_aisle_min_m": CLEARANCE,
-        "front_aisle_vendor_min_m": CLEARANCE, "rear_aisle_vendor_min_m": CLEARANCE,
-        "working_space_m": CLEARANCE,
+        "front_aisle_min_m": MIN_CLEARANCE, "rear_aisle_min_m": MIN_CLEARANCE,
+        "front_aisle_vendor_min_m": MIN_CLEARANCE, "rear_aisle_vendor_min_m": MIN_CLEARANCE,
+        "working_space_m": MIN_CLEARANCE,
         "floor_method": WORD,
         "floor_warn_fraction": FRACTION,
         "ibm_service_load_kpa": PRESSURE, "ibm_raised_floor_load_kpa": PRESSURE,
@@ -181,6 +190,18 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
         "scaling_max_gpus": Range(1, 100_000, "", "GPUs in a scaling test step: at least 1, each step doubles it"),
         "nccl_efficiency": Range(0.01, 1, "", "NCCL busBw pass floor as a share of line rate (0.80); above 0, "
                                               "a zero floor would pass a dead link"),
+        "loop_pressure_drop_kpa": Range(1, 2_000, "kPa", "coolant loop pressure drop: 150–250 kPa for cold-plate "
+                                                         "loops; above 0, a zero drop would hide the pump power"),
+        "pump_efficiency": Range(0.01, 1, "", "pump wire-to-water efficiency (0.6–0.7); above 0 because pump "
+                                              "power divides by it"),
+        "air_cooling_cop": Range(0.1, 100, "", "air cooling COP (3–6); above 0 because air-side power divides by it"),
+        "busbar_efficiency": Range(0.5, 1, "", "busbar efficiency (99.5 %): the losses divide by it, and no "
+                                               "busway loses half its power"),
+        "rack_pdu_efficiency": Range(0.5, 1, "", "rack PDU efficiency (99 %): the losses divide by it, and no "
+                                                 "rack PDU loses half its power"),
+        "ppue_target": Range(1, 10, "", "partial PUE target: at least 1 (no boundary uses less than its IT power)"),
+        "idle_power_fraction": FRACTION,
+        "ashrae_class": WORD,
         "sources": (SOURCE_NOTE, Items(0, 200, "entries", "one note per design-basis field")),
     },
     "CatalogItem": {
@@ -189,8 +210,8 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
         "height_u": U_POSITION,
         "weight_kg": MASS,
         "rack_units": U_POSITION,
-        "max_load_kg": MASS,
-        "max_power_kw": POWER_KW,
+        "max_load_kg": Range(1, 100_000, "kg", f"a rack's static load rating: {RATED}"),
+        "max_power_kw": Range(0.1, 100_000, "kW", f"a rack's power rating: {RATED}"),
         "power_w": POWER_W, "power_peak_w": POWER_W,
         "liquid_fraction": FRACTION,
         "gpus": Range(0, 1_024, "", "GPUs in one device (8 in today's nodes)"),
@@ -207,8 +228,9 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
         "rating_a": CURRENT,
         "voltage_v": VOLTAGE,
         "phases": Range(0, 3, "", "0 = not given, 1 or 3 phases"),
-        "tapoff_rating_a": CURRENT,
-        "tapoff_whip_m": Range(0, 100, "m", "a tap-off's cord drop: a few metres"),
+        "tapoff_rating_a": Range(1, 100_000, "A", f"a busbar tap-off's rating: {RATED}"),
+        "tapoff_whip_m": Range(0.1, 100, "m", "a tap-off's cord drop: a few metres; above 0 (null = not given: "
+                                              "rack reach is not checked)"),
         "port_face": WORD,
         "hca_names": (WORD, Items(0, 1_024, "names", "one HCA per rail port")),
         "lldp_naming": WORD,
@@ -310,11 +332,11 @@ def value_problem(value: object, found: tuple[Limit, ...]) -> str | None:
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, int | float):
-        limit = next((x for x in found if isinstance(x, Range)), None)
-        return number_problem(value, limit) if limit else None
+        number_limit = next((x for x in found if isinstance(x, Range)), None)
+        return number_problem(value, number_limit) if number_limit else None
     if isinstance(value, str):
-        limit = next((x for x in found if isinstance(x, Text)), None)
-        return text_problem(value, limit) if limit else None
+        text_limit = next((x for x in found if isinstance(x, Text)), None)
+        return text_problem(value, text_limit) if text_limit else None
     if isinstance(value, list | tuple | dict):
         size = next((x for x in found if isinstance(x, Items)), None)
         if size is not None and isinstance(value, list | dict):

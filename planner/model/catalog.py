@@ -55,7 +55,9 @@ PALETTE_GROUPS = {
 
 @dataclass
 class CatalogItem:
-    """One equipment type. Fields that do not apply to a kind stay at their zero value.
+    """One equipment type. Fields that do not apply to a kind stay at their zero value; a rating
+    that may be absent is ``None`` ("not rated"), never 0, so no check is switched off by a zero
+    (``planner.model.physical`` says which fields each kind needs and in what range).
 
     Units are SI: metres, kilograms, watts, litres per minute, amperes, volts, kelvin.
     """
@@ -71,8 +73,9 @@ class CatalogItem:
     weight_kg: float = 0.0
     # Rack only
     rack_units: int = 0
-    max_load_kg: float = 0.0
-    max_power_kw: float = 0.0
+    #: Racks: static load and power ratings; None = not rated (F3 and P4 say they did not check).
+    max_load_kg: float | None = None
+    max_power_kw: float | None = None
     # Power and heat
     power_w: float = 0.0
     power_peak_w: float = 0.0
@@ -91,12 +94,14 @@ class CatalogItem:
     reach_m: float = 0.0
     # Power distribution
     rating_a: float = 0.0
-    voltage_v: float = 0.0
+    #: Busbars, rack PDUs and cabinets: supply voltage; None = the design basis's ``voltage_v``.
+    voltage_v: float | None = None
     phases: int = 0
-    tapoff_rating_a: float = 0.0
+    #: Busbars: each tap-off's rating; None = not rated (P1 says it did not check the tap-offs).
+    tapoff_rating_a: float | None = None
     #: Busbars: how far in plan a tap-off's cord drop reaches from the run to a rack's roof, m.
-    #: 0 = not given (custom entries made before the field existed): P5 then cannot check reach.
-    tapoff_whip_m: float = 0.0
+    #: None = not given (custom entries made before the field existed): P5 then cannot check reach.
+    tapoff_whip_m: float | None = None
     #: Devices: the rack face their network ports are on, "front" or "rear" (``PORT_FACES``); ""
     #: (the bundled entries, and custom entries made before the field existed) means the rear.
     #: The installer's paper prints it next to each cable end.

@@ -13,20 +13,25 @@ Point = tuple[float, float]
 
 @dataclass
 class Zone:
-    """A floor area with a distributed load rating and, on raised floor, a tile rating."""
+    """A floor area with a distributed load rating and, on raised floor, a tile rating.
+
+    ``None`` is "not given", never 0: a zone with no ``tile_rating_kn`` is slab floor (no tiles to
+    check), one with no ``rolling_rating_kn`` or ``air_capacity_kw`` is not rated for that, and the
+    rule that would check it says so with an info finding.
+    """
 
     id: str
     name: str
     polygon: list[Point]
     rating_kpa: float = 12.0
-    tile_rating_kn: float = 0.0
-    rolling_rating_kn: float = 0.0
+    tile_rating_kn: float | None = None
+    rolling_rating_kn: float | None = None
     tile_size_m: float = 0.6
-    air_capacity_kw: float = 0.0
+    air_capacity_kw: float | None = None
 
     @property
     def raised(self) -> bool:
-        return self.tile_rating_kn > 0
+        return self.tile_rating_kn is not None
 
 
 @dataclass

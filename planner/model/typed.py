@@ -23,7 +23,7 @@ import re
 import sys
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import MISSING, fields, is_dataclass
 from functools import cache
 from itertools import starmap
@@ -94,17 +94,18 @@ def decode_type(hint: Any, found: tuple[Limit, ...] = (), checked: bool = False)
         return Annotated[str, msgspec.Meta(max_length=text.max_chars, pattern=pattern)]
     if hint in (bool, Any, type(None)):
         return hint
-    if is_dataclass(hint):
+    if isinstance(hint, type) and is_dataclass(hint):  # annotations are classes, never instances
         return _mirror(hint, checked)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
         return typing.Union[tuple(decode_type(a, inner, checked) for a in args)]  # noqa: UP007 (built at run time)
     if origin is tuple:
-        return tuple[tuple(decode_type(a, inner, checked) for a in args)]
+        # types.GenericAlias(tuple, (a, b)) is what ``tuple[a, b]`` builds; spelt out as it is built at run time.
+        return types.GenericAlias(tuple, tuple(decode_type(a, inner, checked) for a in args))
     if origin is list:
-        kind: Any = list[decode_type(args[0], inner, checked)]
+        kind: Any = types.GenericAlias(list, (decode_type(args[0], inner, checked),))
     elif origin is dict:
-        kind = dict[decode_type(args[0], inner, checked), decode_type(args[1], inner, checked)]
+        kind = types.GenericAlias(dict, (decode_type(args[0], inner, checked), decode_type(args[1], inner, checked)))
     else:
         raise TypeError(f"unsupported annotation {hint!r}")
     return Annotated[kind, msgspec.Meta(min_length=size.low, max_length=size.high)] if size else kind
@@ -120,7 +121,8 @@ def _mirror(cls: type, checked: bool = False) -> type[msgspec.Struct]:
             spec.append((f.name, kind, f.default))
         elif f.default_factory is not MISSING:
             factory = f.default_factory
-            default = _mirror(factory, checked) if is_dataclass(factory) else factory  # Meta() → its mirror
+            default = _mirror(factory, checked) if isinstance(factory, type) and is_dataclass(factory) \
+                else factory  # Meta() → its mirror
             spec.append((f.name, kind, msgspec.field(default_factory=default)))
         else:
             spec.append((f.name, kind))
@@ -134,7 +136,7 @@ def _mirror(cls: type, checked: bool = False) -> type[msgspec.Struct]:
 def model_builder(hint: Any) -> Builder | None:
     """A function turning a value decoded as ``decode_type(hint)`` into the model's value, or
     None when it already is one (no dataclass inside)."""
-    if is_dataclass(hint):
+    if isinstance(hint, type) and is_dataclass(hint):
         hints = _hints(hint)
         parts = [model_builder(hints[f.name]) for f in fields(hint)]
         if not any(parts):
@@ -147,7 +149,7 @@ def model_builder(hint: Any) -> Builder | None:
         return None
     if origin is list:
         item = args[0]
-        if is_dataclass(item) and not any(model_builder(h) for h in _hints(item).values()):
+        if isinstance(item, type) and is_dataclass(item) and not any(model_builder(h) for h in _hints(item).values()):
             return lambda values: list(starmap(item, map(msgspec.structs.astuple, values)))
         part = inner[0]
         assert part is not None
@@ -172,9 +174,9 @@ def _text_plan(cls: type) -> tuple[list[tuple[str, bool, str]], list[tuple[str, 
             strings.append((name, multiline, "optional"))
         elif origin is dict:
             strings.append((name, multiline, "dict"))
-        elif is_dataclass(hint):
+        elif isinstance(hint, type) and is_dataclass(hint):
             nested.append((name, hint, False))
-        elif origin is list and is_dataclass(args[0]):
+        elif origin is list and isinstance(args[0], type) and is_dataclass(args[0]):
             nested.append((name, args[0], True))
     return strings, nested
 
@@ -182,11 +184,12 @@ def _text_plan(cls: type) -> tuple[list[tuple[str, bool, str]], list[tuple[str, 
 def _gather(objects: list[Any], cls: type, lines: list[str], paragraphs: list[str]) -> None:
     strings, nested = _text_plan(cls)
     for name, multiline, shape in strings:
-        values = map(attrgetter(name), objects)
+        found = map(attrgetter(name), objects)
+        values: Iterable[str] = found
         if shape == "optional":
-            values = filter(None, values)
+            values = filter(None, found)
         elif shape == "dict":
-            values = (text for mapping in values for pair in mapping.items() for text in pair)
+            values = (text for mapping in found for pair in mapping.items() for text in pair)
         (paragraphs if multiline else lines).append("".join(values))
     for name, kind, is_list in nested:
         held = [item for obj in objects for item in getattr(obj, name)] if is_list else \
@@ -305,8 +308,8 @@ def schema_error(exc: msgspec.ValidationError, base: str = "$", value: Any = Non
     if message.startswith("Expected `array` of length "):
         return SchemaError(path, f"expected a list of {message.split()[4].rstrip(',')} values")
     if message.startswith("Expected `") and ", got `" in message:
-        wanted, found = message[len("Expected `"):-1].split("`, got `", 1)
-        return SchemaError(path, f"expected {_wanted(wanted)}, found {_FOUND.get(found, found)}")
+        wanted, got = message[len("Expected `"):-1].split("`, got `", 1)
+        return SchemaError(path, f"expected {_wanted(wanted)}, found {_FOUND.get(got, got)}")
     return SchemaError(path, message[:1].lower() + message[1:])
 
 
@@ -314,7 +317,7 @@ def _whole_floats_as_ints(value: Any, hint: Any) -> Any:
     """``value`` with integral floats (3.0) where ``hint`` wants an int, as the format allows."""
     if hint is int:
         return int(value) if type(value) is float and value.is_integer() and abs(value) < 1e18 else value
-    if is_dataclass(hint):
+    if isinstance(hint, type) and is_dataclass(hint):
         if type(value) is not dict:
             return value
         hints = _hints(hint)
@@ -359,8 +362,8 @@ def _surrogate_error(value: Any, path: str) -> SchemaError:
     stack = [(path, value)]
     while stack:
         where, item = stack.pop()
-        if isinstance(item, str) and _SURROGATE.search(item):
-            return SchemaError(where, f"holds a lone surrogate (U+{ord(_SURROGATE.search(item).group()):04X}): not text")
+        if isinstance(item, str) and (surrogate := _SURROGATE.search(item)):
+            return SchemaError(where, f"holds a lone surrogate (U+{ord(surrogate.group()):04X}): not text")
         if isinstance(item, dict):
             for key, member in reversed(item.items()):
                 if _SURROGATE.search(key):
@@ -405,7 +408,8 @@ def normalise_value(cls: type, name: str, value: Any) -> Any:
 
 def normalise(obj: Any) -> Any:
     """Make ``obj``'s float fields floats in place (see ``normalise_value``); returns ``obj``."""
-    floats, points = _float_fields(type(obj))
+    cls: type = type(obj)
+    floats, points = _float_fields(cls)
     for name in floats:
         value = getattr(obj, name)
         if type(value) is not float and isinstance(value, int):

@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from planner.commands.comments import pin_position
 from planner.model.document import Document, natural_key
 from planner.model.labels import cable_label
 from planner.model.objects import COLLECTIONS, Comment, Device, Link
@@ -154,9 +155,10 @@ def centre_of(doc: Document, obj: Any) -> tuple[float | None, float | None]:
     if isinstance(obj, Device):
         rack = doc.racks.get(obj.rack)
         return (rack.x, rack.y) if rack is not None else (None, None)
-    if isinstance(obj, Comment) and obj.reply_to:  # a reply has no pin of its own
-        parent = doc.comments.get(obj.reply_to)
-        return (parent.x, parent.y) if parent is not None else (None, None)
+    if isinstance(obj, Comment):  # the pin in the hall's frame (an object's comment stores an offset)
+        pinned = doc.comments.get(obj.reply_to) if obj.reply_to else obj  # a reply has no pin of its own
+        place = pin_position(doc, pinned) if pinned is not None else None
+        return place if place is not None else (None, None)
     if hasattr(obj, "polygon"):
         if not obj.polygon:
             return None, None
@@ -259,7 +261,7 @@ def _diff_plan_settings(old: Document, new: Document, result: PlanDiff) -> None:
     for key in types_before.keys() - types_after.keys():
         result.removed.append({"id": key, "kind": "type", "name": types_before[key].name, "x": None, "y": None})
     for key in types_before.keys() & types_after.keys():
-        before, after = types_before[key], types_after[key]
-        changes = _field_changes(before, after, [f.name for f in fields(before)])
+        item_before, item_after = types_before[key], types_after[key]
+        changes = _field_changes(item_before, item_after, [f.name for f in fields(item_before)])
         if changes:
-            result.changed.append({"id": key, "kind": "type", "name": after.name, "fields": changes})
+            result.changed.append({"id": key, "kind": "type", "name": item_after.name, "fields": changes})

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from planner.rules.context import Context
 from planner.rules.engine import CDU, RACK, ZONE, Rule, rule
 from planner.rules.figures import cdu_figures, cdu_name, is_cdu, kw, pipe_run_m
-from planner.rules.finding import ERROR, WARNING, Finding
+from planner.rules.finding import ERROR, INFO, WARNING, Finding
 
 _LOOP_READS = {"rack.cdu", "dev.type", "dev.rack", "fu.type"}
 _CDU_SOURCE = "CDU datasheet (catalogue): capacity and rated flow with the redundant pump out (N+1)"
@@ -82,11 +82,14 @@ def pipe_reach(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
 def zone_air_heat(ctx: Context, zone_id: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
     zone = doc.zones[zone_id]
-    if zone.air_capacity_kw <= 0:
-        return
     racks = ctx.racks_in_zone(zone_id)
     air = sum(ctx.rack(rack_id).air_w(doc.basis) for rack_id in racks)
-    if air > zone.air_capacity_kw * 1000.0:
+    if zone.air_capacity_kw is None:
+        if air > 0:
+            yield r.finding(ctx, INFO, (zone_id,), f"Zone {zone.name}: {kw(air)} residual air heat from "
+                                                   f"{len(racks)} racks; the zone's air cooling is not rated, so "
+                                                   f"it is not checked")
+    elif air > zone.air_capacity_kw * 1000.0:
         yield r.finding(ctx, WARNING, (zone_id,),
                         f"Zone {zone.name}: {kw(air)} residual air heat from {len(racks)} racks "
                         f"(1 − liquid fraction), air cooling {zone.air_capacity_kw:,.1f} kW")

@@ -78,6 +78,8 @@ RULE_MODULES: list[str] = [
     "planner.rules.hostnames",
     "planner.rules.protocol",
     "planner.rules.labels",
+    "planner.rules.cable_stock",
+    "planner.rules.efficiency", "planner.rules.step_load", "planner.rules.cooling_redundancy",
 ]
 
 Check = Callable[[Context, str, "Rule"], Iterable[Finding]]

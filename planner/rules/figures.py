@@ -65,6 +65,8 @@ def floor_load_kpa(weight_kg: float, width_m: float, depth_m: float, basis: Desi
     """
     area = width_m * depth_m
     weight_kn = weight_kg * GRAVITY / 1000.0
+    if area <= 0:  # a footprint the loader and editors refuse, built in code: no load is carried
+        return math.inf, area
     if basis.floor_method != "ibm":
         return weight_kn / area, area
     service = 2.0 * width_m * basis.ibm_service_depth_m
@@ -100,8 +102,9 @@ class RackFigures:
     weight_kg: float
     width_m: float
     depth_m: float
-    max_load_kg: float
-    max_power_w: float
+    #: None: the rack type is not rated (F3 and P4 say they did not check).
+    max_load_kg: float | None
+    max_power_w: float | None
     rack_units: int
     power_steady_w: float
     power_peak_w: float
@@ -129,7 +132,8 @@ def rack_figures(doc: Document, rack_id: str) -> RackFigures:
     rack = doc.racks[rack_id]
     item = doc.catalog[rack.type]
     figs = RackFigures(weight_kg=item.weight_kg, width_m=item.width_m, depth_m=item.depth_m,
-                       max_load_kg=item.max_load_kg, max_power_w=item.max_power_kw * 1000.0,
+                       max_load_kg=item.max_load_kg,
+                       max_power_w=None if item.max_power_kw is None else item.max_power_kw * 1000.0,
                        rack_units=item.rack_units, power_steady_w=0.0, power_peak_w=0.0,
                        liquid_steady_w=0.0, liquid_peak_w=0.0, gpus=0)
     for device in doc.devices_in(rack_id):
@@ -158,22 +162,22 @@ class TapoffReach:
 
     ``gap_m`` is the plan distance from the run to the nearest point of the rack's footprint
     (its roof, where the cord drop lands), split into ``along_m`` beyond the run's nearer end and
-    ``across_m`` from the run's line; ``whip_m`` is the busbar type's tap-off whip (0 = not given).
+    ``across_m`` from the run's line; ``whip_m`` is the busbar type's tap-off whip (None = not given).
     """
 
     gap_m: float
     along_m: float
     across_m: float
-    whip_m: float
+    whip_m: float | None
 
     @property
     def checked(self) -> bool:
-        return self.whip_m > 0
+        return self.whip_m is not None
 
     @property
     def reaches(self) -> bool:
         """Within the whip (at exactly the whip length it still reaches); unchecked counts as reaching."""
-        return not self.checked or self.gap_m <= self.whip_m + 1e-9
+        return self.whip_m is None or self.gap_m <= self.whip_m + 1e-9
 
 
 def tapoff_reach(doc: Document, bus_id: str, rack_id: str) -> TapoffReach:
@@ -201,7 +205,8 @@ class FeedFigures:
 
     rating_a: float
     derated_a: float
-    tapoff_a: float
+    #: None: the busbar type does not rate its tap-offs.
+    tapoff_a: float | None
     normal: dict[str, float]
     failover: dict[str, float]
     racks: int
@@ -257,13 +262,13 @@ def is_cdu(doc: Document, obj_id: str) -> bool:
 
 def cdu_name(doc: Document, cdu_id: str) -> str:
     """A row CDU's name, or rack/name for an in-rack CDU."""
-    unit = doc.find(cdu_id)
+    unit = doc.get(cdu_id)
     return unit.name if prefix_of(cdu_id) == "fu" else f"{doc.racks[unit.rack].name}/{unit.name}"
 
 
 def cdu_figures(ctx: Context, cdu_id: str) -> CduFigures:
     doc, basis = ctx.doc, ctx.doc.basis
-    unit = doc.find(cdu_id)
+    unit = doc.get(cdu_id)
     item = doc.catalog[unit.type]
     rack_ids = ctx.racks_on_cdu(cdu_id)
     liquid = sum(ctx.rack(r).liquid_w(basis) for r in rack_ids)
@@ -276,7 +281,7 @@ def cdu_figures(ctx: Context, cdu_id: str) -> CduFigures:
 
 def cdu_position(doc: Document, cdu_id: str) -> tuple[float, float]:
     """Where a CDU's pipework starts: the floor unit's centre, or the centre of the rack holding it."""
-    unit = doc.find(cdu_id)
+    unit = doc.get(cdu_id)
     if prefix_of(cdu_id) == "dev":
         rack = doc.racks[unit.rack]
         return rack.x, rack.y
@@ -337,7 +342,8 @@ def describe(doc: Document, obj_id: str) -> list[tuple[str, str]]:
         current = line_current_a(figs.power_w(basis), basis.voltage_v, basis.power_factor)
         feeds = rack_feeds(doc, obj_id)
         share = current / len(feeds) if feeds else current
-        rows += [("Weight", f"{mass_text(figs.weight_kg, basis)} of {mass_text(figs.max_load_kg, basis)}"),
+        rated = "not rated" if figs.max_load_kg is None else mass_text(figs.max_load_kg, basis)
+        rows += [("Weight", f"{mass_text(figs.weight_kg, basis)} of {rated}"),
                  ("Floor load", f"{pressure_text(kpa, basis)} ({basis.floor_method})"),
                  ("Power steady", kw(figs.power_steady_w)), ("Power peak", kw(figs.power_peak_w)),
                  ("Liquid heat", kw(figs.liquid_w(basis))), ("Air heat", kw(figs.air_w(basis))),

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from planner.rules.context import Context
-from planner.rules.engine import FLOOR_UNIT, RACK, Rule, rule
+from planner.rules.engine import FLOOR_UNIT, RACK, ZONE, Rule, rule
 from planner.rules.figures import GRAVITY, floor_load_kpa
-from planner.rules.finding import ERROR, WARNING, Finding
+from planner.rules.finding import ERROR, INFO, WARNING, Finding
 
 _F1_BASIS = ("floor_method", "floor_warn_fraction", "ibm_service_load_kpa", "ibm_raised_floor_load_kpa",
              "ibm_service_depth_m")
@@ -31,7 +31,7 @@ def _weight_of(ctx: Context, obj_id: str) -> tuple[str, float, float, float]:
 def _zone_load(ctx: Context, obj_id: str, r: Rule) -> Iterator[Finding]:
     zone = ctx.zone_of(obj_id)
     name, weight, width, depth = _weight_of(ctx, obj_id)
-    if zone is None or zone.rating_kpa <= 0 or weight <= 0:
+    if zone is None or weight <= 0:
         return
     basis = ctx.doc.basis
     kpa, area = floor_load_kpa(weight, width, depth, basis)
@@ -58,7 +58,7 @@ def unit_zone_load(ctx: Context, unit_id: str, r: Rule) -> Iterator[Finding]:
 
 def _tile_load(ctx: Context, obj_id: str, r: Rule) -> Iterator[Finding]:
     zone = ctx.zone_of(obj_id)
-    if zone is None or not zone.raised:
+    if zone is None or zone.tile_rating_kn is None:  # not a raised floor (``Zone.raised``): no tiles
         return
     name, weight, _w, _d = _weight_of(ctx, obj_id)
     feet = max(1, ctx.doc.basis.rack_feet)
@@ -69,7 +69,7 @@ def _tile_load(ctx: Context, obj_id: str, r: Rule) -> Iterator[Finding]:
                         f"{name}: {weight:,.0f} kg = {weight_kn:.2f} kN on {feet} feet = {per_foot:.2f} kN per foot, "
                         f"zone {zone.name} tile rated {zone.tile_rating_kn:.2f} kN")
     rolling = weight_kn / 2.0
-    if zone.rolling_rating_kn > 0 and rolling > zone.rolling_rating_kn:
+    if zone.rolling_rating_kn is not None and rolling > zone.rolling_rating_kn:
         yield r.finding(ctx, WARNING, (obj_id, zone.id),
                         f"{name}: moving it puts ½ × {weight_kn:.2f} kN = {rolling:.2f} kN on one caster, "
                         f"zone {zone.name} rolling load rated {zone.rolling_rating_kn:.2f} kN")
@@ -91,7 +91,21 @@ def unit_tile_load(ctx: Context, unit_id: str, r: Rule) -> Iterator[Finding]:
       source="Rack vendor static load rating (catalogue max_load_kg)", title="Rack static load rating")
 def rack_static_load(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
     figs = ctx.rack(rack_id)
-    if figs.max_load_kg > 0 and figs.weight_kg > figs.max_load_kg:
-        name = ctx.doc.racks[rack_id].name
+    name = ctx.doc.racks[rack_id].name
+    if figs.max_load_kg is None:
+        rack_type = ctx.doc.catalog[ctx.doc.racks[rack_id].type].name
+        yield r.finding(ctx, INFO, (rack_id,), f"{name}: rack type {rack_type} is not rated for static load, so "
+                                               f"its {figs.weight_kg:,.0f} kg is not checked")
+    elif figs.weight_kg > figs.max_load_kg:
         yield r.finding(ctx, ERROR, (rack_id,),
                         f"{name}: rack and devices weigh {figs.weight_kg:,.0f} kg, rack rated {figs.max_load_kg:,.0f} kg")
+
+
+@rule("F2", scope=ZONE, reads={"zone.*"}, source=_F2_SOURCE, title="Raised floor rolling load rating known")
+def rolling_rating_known(ctx: Context, zone_id: str, r: Rule) -> Iterator[Finding]:
+    """A raised-floor zone without a rolling-load rating cannot be checked for racks rolled in on
+    their casters; say so once per zone rather than pass every rack silently."""
+    zone = ctx.doc.zones[zone_id]
+    if zone.raised and zone.rolling_rating_kn is None:
+        yield r.finding(ctx, INFO, (zone_id,), f"Zone {zone.name}: raised floor with no rolling-load rating; "
+                                               f"rolling loads are not checked")

@@ -209,11 +209,11 @@ def _ports_sound(ctx: Context, links: list[Link], a_devices: list[str], b_device
     type_of = np.array([type_code[devices[d].type] for d in cabled] + [len(types)], dtype=np.int64)
     keys = []
     for ends, port_of in ((a_devices, _A_PORT), (b_devices, _B_PORT)):
-        device = np.fromiter(map(device_code.get, ends, repeat(missing)), np.int64, count)
-        port = np.fromiter(map(port_code.get, map(port_of, links), repeat(unknown)), np.int64, count)
-        if not valid[type_of[device], port].all():
+        device_codes = np.fromiter(map(device_code.get, ends, repeat(missing)), np.int64, count)
+        port_codes = np.fromiter(map(port_code.get, map(port_of, links), repeat(unknown)), np.int64, count)
+        if not valid[type_of[device_codes], port_codes].all():
             return False
-        keys.append(device * (unknown + 1) + port)
+        keys.append(device_codes * (unknown + 1) + port_codes)
     every = np.sort(np.concatenate(keys))
     return not (every[1:] == every[:-1]).any()
 
@@ -415,7 +415,10 @@ def _length_candidates(ctx: Context) -> list[str]:
     a_ids, b_ids = list(map(_A_DEVICE, links)), list(map(_B_DEVICE, links))
     a_racks, b_racks = list(map(rack_of.get, a_ids)), list(map(rack_of.get, b_ids))
     pairs = list(zip(a_racks, b_racks))
-    paths = {pair: router.tray_path(*pair)[0] for pair in set(pairs) if pair[0] in places and pair[1] in places}
+    # None (an end not in the plan) is never in ``places``: the checks only tell mypy so.
+    paths: dict[tuple[str | None, str | None], float] = {
+        (a, b): router.tray_path(a, b)[0] for a, b in set(pairs)
+        if a is not None and b is not None and a in places and b in places}
 
     def column(values: Iterable[float]) -> np.ndarray:
         return np.fromiter(values, float, count)

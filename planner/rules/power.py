@@ -1,12 +1,15 @@
 """Power rules (DESIGN §5 Power): continuous load on busbars and tap-offs (P1), 2N failover (P2),
-phase balance (P3), the rack's own power limits and its way in through rack PDUs (P4), and the
-reach of a busbar's tap-off to the racks it feeds (P5). Currents are I = P / (√3 · V · PF)."""
+phase balance (P3), the rack's own power limits and its way in through rack PDUs (P4), the
+reach of a busbar's tap-off to the racks it feeds (P5) and a run's own length (P9). A rating the
+catalogue does not give (None) is an info finding that says which check did not run.
+Currents are I = P / (√3 · V · PF)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from planner.model.document import natural_key
+from planner.model.physical import busbar_problem
 from planner.rules.context import Context
 from planner.rules.engine import BUSBAR, RACK, Rule, rule
 from planner.rules.figures import (
@@ -37,8 +40,10 @@ def busbar_load(ctx: Context, bus_id: str, r: Rule) -> Iterator[Finding]:
     doc, basis = ctx.doc, ctx.doc.basis
     bus = doc.busbars[bus_id]
     feed = feed_figures(ctx, bus_id)
-    if feed.derated_a <= 0:
-        return
+    if feed.tapoff_a is None and feed.racks:
+        yield r.finding(ctx, INFO, (bus_id,), f"Busbar {bus.name}: type {doc.catalog[bus.type].name} gives no "
+                                              f"tap-off rating; its {feed.racks} tap-off{'s' if feed.racks != 1 else ''} "
+                                              f"are not checked (P1, P2)")
     text = (f"Busbar {bus.name}: {amps(feed.normal_a)} normal load from {feed.racks} rack"
             f"{'s' if feed.racks != 1 else ''}, derated rating {_derated_text(feed.rating_a, basis.derating)}")
     if feed.normal_a > feed.derated_a:
@@ -65,7 +70,7 @@ def tapoff_load(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
     for bus_id in feeds:
         bus = doc.busbars[bus_id]
         rating = doc.catalog[bus.type].tapoff_rating_a
-        if rating <= 0:
+        if rating is None:  # reported once on the busbar (P1 above)
             continue
         derated = rating * basis.derating
         text = (f"{doc.racks[rack_id].name}: tap-off on {bus.name} carries {amps(current)}, "
@@ -119,7 +124,7 @@ def rack_feeds_2n(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
     for bus_id in feeds:
         bus = doc.busbars[bus_id]
         rating = doc.catalog[bus.type].tapoff_rating_a
-        if rating > 0 and current > rating * basis.derating:
+        if rating is not None and current > rating * basis.derating:
             yield r.finding(ctx, ERROR, (rack_id, bus_id),
                             f"{rack.name}: tap-off on {bus.name} carries {amps(current)} when the other side fails, "
                             f"rated {_derated_text(rating, basis.derating)}")
@@ -153,7 +158,12 @@ def rack_power(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
     figs = ctx.rack(rack_id)
     power = figs.power_w(basis)
     name = doc.racks[rack_id].name
-    if figs.max_power_w > 0 and power > figs.max_power_w:
+    if figs.max_power_w is None:
+        if power > 0:
+            yield r.finding(ctx, INFO, (rack_id,), f"{name}: draws {kw(power)} {basis.load_basis}; rack type "
+                                                   f"{doc.catalog[doc.racks[rack_id].type].name} is not rated for "
+                                                   f"power, so the rack rating is not checked")
+    elif power > figs.max_power_w:
         yield r.finding(ctx, ERROR, (rack_id,),
                         f"{name}: {kw(power)} {basis.load_basis}, rack rated {kw(figs.max_power_w)}")
     count = len(figs.pdus)
@@ -217,7 +227,18 @@ def tapoff_whip_known(ctx: Context, bus_id: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
     bus = doc.busbars[bus_id]
     item = doc.catalog[bus.type]
-    if item.tapoff_whip_m <= 0:
+    if item.tapoff_whip_m is None:
         yield r.finding(ctx, INFO, (bus_id,),
                         f"Busbar {bus.name}: type {item.name} gives no tap-off whip length; "
                         f"rack reach is not checked")
+
+
+@rule("P9", scope=BUSBAR, reads={"bus.x1", "bus.y1", "bus.x2", "bus.y2"}, title="Busbar run of a real length",
+      source="Busway practice: a run holds at least one tap-off box and lies within one hall")
+def busbar_length(ctx: Context, bus_id: str, r: Rule) -> Iterator[Finding]:
+    """A run dragged to nothing, or drawn in the wrong unit, feeds racks it cannot reach; say so
+    with its length (the loader keeps it: an edit in progress may pass through 0 m)."""
+    bus = ctx.doc.busbars[bus_id]
+    problem = busbar_problem(bus)
+    if problem:
+        yield r.finding(ctx, ERROR, (bus_id,), f"Busbar {bus.name}: {problem}")

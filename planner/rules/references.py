@@ -28,7 +28,9 @@ def feed_side(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
     rack = doc.racks[rack_id]
     for side, bus_id in (("A", rack.feed_a), ("B", rack.feed_b)):
-        bus = doc.busbars.get(bus_id) if bus_id is not None else None
+        if bus_id is None:
+            continue
+        bus = doc.busbars.get(bus_id)
         if bus is not None and bus.side != side:
             yield r.finding(ctx, ERROR, (rack_id, bus_id),
                             f"{rack.name}: feed {side} is busbar {bus.name}, a side-{bus.side} run; "

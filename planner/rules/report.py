@@ -2,7 +2,10 @@
 source of the commissioning document's numbers (DESIGN §7). Keys are a contract: add, never rename.
 
 Beyond the contract's racks, feeds, CDUs and basis, ``trays`` gives each cable tray's extent and
-its busiest stretch against its usable cross-section (rule N9)."""
+its busiest stretch against its usable cross-section (rule N9); ``ppue`` (per row and hall, each
+rack's in ``racks[].ppue``), ``draw`` (nameplate = catalogue peak, steady, idle and after the
+simultaneous step, per feed, cabinet and hall) and the CDU hand-off keys come from
+``planner.rules.handoff_figures``."""
 
 from __future__ import annotations
 
@@ -13,6 +16,12 @@ from planner.model.document import Document, natural_key
 from planner.rules.context import Context
 from planner.rules.engine import CDU, subjects
 from planner.rules.figures import cdu_figures, feed_figures, floor_load_kpa
+from planner.rules.handoff_figures import (
+    FACILITY_BASIS_KEYS,
+    cdu_extra,
+    facility_report,
+    rack_ppue_value,
+)
 
 BASIS_KEYS = ("voltage_v", "power_factor", "derating", "redundancy", "load_basis", "fluid", "delta_t_k",
               "facility_supply_c", "max_supply_c", "floor_method", "units", "row_tray_width_m", "row_tray_depth_m",
@@ -54,6 +63,7 @@ def build_report(doc: Document) -> dict[str, Any]:
             "feed_a": names.get(rack.feed_a) if rack.feed_a else None,
             "feed_b": names.get(rack.feed_b) if rack.feed_b else None,
             "cdu": names.get(rack.cdu) if rack.cdu else None,
+            "ppue": rack_ppue_value(ctx, rack.id),
         })
     feeds = []
     for bus in sorted(doc.busbars.values(), key=lambda b: (natural_key(b.name), natural_key(b.id))):
@@ -74,9 +84,10 @@ def build_report(doc: Document) -> dict[str, Any]:
             "id": cdu_id, "name": cdu.name, "liquid_kw": _round(cdu.liquid_w / 1000),
             "capacity_kw": _round(cdu.capacity_w / 1000), "flow_required_lpm": _round(cdu.flow_required_lpm, 1),
             "flow_rated_lpm": cdu.flow_rated_lpm, "supply_c": _round(cdu.supply_c, 2), "racks": cdu.racks,
+            **cdu_extra(ctx, cdu_id),
         })
-    return {"racks": racks, "feeds": feeds, "cdus": cdus, "trays": _trays(ctx),
-            "basis": {key: getattr(basis, key) for key in BASIS_KEYS}}
+    return {"racks": racks, "feeds": feeds, "cdus": cdus, "trays": _trays(ctx), **facility_report(ctx),
+            "basis": {key: getattr(basis, key) for key in (*BASIS_KEYS, *FACILITY_BASIS_KEYS)}}
 
 
 def _trays(ctx: Context) -> list[dict[str, Any]]:

@@ -1,6 +1,6 @@
 """Space rules (DESIGN §5 Space): inside the hall and clear of obstacles and other equipment (S1),
-front and rear aisles (S2), electrical working space in front of power cabinets (S3), and
-devices that fit the rack's units without overlapping (S4)."""
+front and rear aisles (S2), electrical working space in front of power cabinets (S3), devices
+that fit the rack's units and size without overlapping (S4), and an outline to check S1 against (S5)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from planner.model.catalog import CABINET
 from planner.model.document import natural_key, prefix_of
 from planner.model.geometry import FRONT_DIRECTION
 from planner.rules.context import Context
-from planner.rules.engine import FLOOR_UNIT, RACK, Rule, rule
+from planner.rules.engine import FLOOR_UNIT, HALL, HALL_SUBJECT, RACK, Rule, rule
 from planner.rules.finding import ERROR, WARNING, Finding
 
 #: Overlaps smaller than this (m²) are edges touching, not equipment standing on each other.
@@ -146,15 +146,21 @@ def working_space(ctx: Context, unit_id: str, r: Rule) -> Iterator[Finding]:
                                               f"required {need:.2f} m")
 
 
-@rule("S4", scope=RACK, reads={"rack.type", "dev.*"}, source="EIA-310 rack units (catalogue heights)",
-      title="Devices fit the rack's units without overlapping")
+@rule("S4", scope=RACK, reads={"rack.type", "dev.*"}, source="EIA-310 rack units (catalogue heights and sizes)",
+      title="Devices fit the rack's units and size without overlapping")
 def rack_units(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
     rack = doc.racks[rack_id]
-    total = doc.catalog[rack.type].rack_units
+    rack_type = doc.catalog[rack.type]
+    total = rack_type.rack_units
     owner: dict[int, str] = {}
     for device in doc.devices_in(rack_id):
-        height = doc.catalog[device.type].height_u
+        item = doc.catalog[device.type]
+        for size, limit, what in ((item.width_m, rack_type.width_m, "wide"), (item.depth_m, rack_type.depth_m, "deep")):
+            if size > limit:
+                yield r.finding(ctx, ERROR, (rack_id, device.id),
+                                f"{rack.name}: {device.name} is {size:.3f} m {what}, the rack {limit:.3f} m")
+        height = item.height_u
         if height == 0:
             continue
         top = device.u + height - 1
@@ -167,3 +173,18 @@ def rack_units(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
                             f"{rack.name}: {device.name} ({span}) overlaps {doc.devices[other].name}")
         for u in range(device.u, top + 1):
             owner.setdefault(u, device.id)
+
+
+@rule("S5", scope=HALL, reads={"rack.*", "fu.*"}, source="Hall survey: the hall outline", title="Hall outline given")
+def outline_given(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
+    """A plan without an outline (begun before the survey) cannot be checked for equipment
+    outside the hall; a warning says so instead of S1 passing every rack (outline edits re-run
+    every rule; it reads the racks and units for their count)."""
+    doc = ctx.doc
+    if doc.outline:
+        return
+    placed = len(doc.racks) + len(doc.floor_units)
+    if placed:
+        yield r.finding(ctx, WARNING, (HALL_SUBJECT,),
+                        f"The plan has no hall outline: S1 did not check that its {placed:,} racks and floor units "
+                        f"stand inside the hall (Plan ▸ Hall features ▸ Outline, or new --from-dxf)")

@@ -15,30 +15,49 @@ from planner.io import dumps, loads
 from planner.model.bounds import Range, limit_of
 from planner.model.catalog import CatalogItem
 from planner.model.document import Document
+from planner.model.physical import KIND_RANGES, MAX_HALL_M
 
 
-def number(cls_name: str, field: str, whole: bool = False) -> st.SearchStrategy:
-    """Ints or floats anywhere in the field's range (whole: ints only, for int fields)."""
+def number(cls_name: str, field: str, whole: bool = False, kind: str = "") -> st.SearchStrategy:
+    """Ints or floats anywhere in the field's range (whole: ints only, for int fields), within what
+    a catalogue entry of ``kind`` needs (``planner.model.physical.KIND_RANGES``)."""
     bound = limit_of(cls_name, field, Range)
     assert isinstance(bound, Range)
-    ints = st.integers(int(bound.low) if bound.low == int(bound.low) else int(bound.low) + 1, int(bound.high))
+    need = KIND_RANGES.get(kind, {}).get(field)
+    low, high = (max(bound.low, need.low), min(bound.high, need.high)) if need else (bound.low, bound.high)
+    ints = st.integers(int(low) if low == int(low) else int(low) + 1, int(high))
     if whole:
         return ints
-    return ints | st.floats(bound.low, bound.high, allow_nan=False, allow_infinity=False)
+    return ints | st.floats(low, high, allow_nan=False, allow_infinity=False)
 
 
 coordinate = number("HallFileContent", "outline")
-outlines = st.lists(st.tuples(coordinate, coordinate), min_size=3, max_size=8)
+
+
+@st.composite
+def outlines(draw) -> list[tuple[float, float]]:
+    """A rectangular hall anywhere the coordinates allow, at most ``MAX_HALL_M`` wide."""
+    x0, y0 = draw(st.floats(-10_000, 8_000)), draw(st.floats(-10_000, 8_000))
+    width, depth = draw(st.floats(1.0, MAX_HALL_M)), draw(st.floats(1.0, MAX_HALL_M))
+    return [(x0, y0), (x0 + width, y0), (x0 + width, y0 + depth), (x0, y0 + depth)]
+
+
 FLOAT_FIELDS = [f.name for f in fields(CatalogItem) if f.type in (float, "float")]
 INT_FIELDS = [f.name for f in fields(CatalogItem) if f.type in (int, "int")]
 
 
 @st.composite
 def custom_types(draw) -> CatalogItem:
-    values = {name: draw(number("CatalogItem", name)) for name in draw(st.sets(st.sampled_from(FLOAT_FIELDS)))}
-    values.update({name: draw(number("CatalogItem", name, whole=True))
-                   for name in draw(st.sets(st.sampled_from(INT_FIELDS)))})
+    """A custom type of a drawn kind: what the kind needs always drawn, other numbers at random."""
     kind = draw(st.sampled_from(["node", "switch", "row_cdu", "busbar", "rack_pdu"]))
+    chosen = set(KIND_RANGES[kind]) | draw(st.sets(st.sampled_from(FLOAT_FIELDS + INT_FIELDS)))
+    values = {name: draw(number("CatalogItem", name, whole=name in INT_FIELDS, kind=kind)) for name in chosen}
+    if values.get("power_peak_w") and values["power_peak_w"] < values.get("power_w", 0.0):
+        values["power_peak_w"] = values["power_w"]  # peak is at least steady
+    if kind == "row_cdu":
+        values["redundant_pumps"] = min(values.get("redundant_pumps", 0), values["pumps"] - 1)
+    if kind in ("busbar", "rack_pdu"):
+        values["phases"] = draw(st.sampled_from([1, 3]))
     return CatalogItem(key=f"custom-{draw(st.integers(1, 99))}", kind=kind, name="Drawn type", source="drawn",
                        custom=True, **values)
 
@@ -47,7 +66,7 @@ BASIS_FLOATS = ["voltage_v", "power_factor", "delta_t_k", "facility_supply_c", "
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(outline=outlines, item=custom_types(), x=coordinate, y=coordinate,
+@given(outline=outlines(), item=custom_types(), x=coordinate, y=coordinate,
        basis=st.fixed_dictionaries({name: number("DesignBasis", name) for name in BASIS_FLOATS}))
 def test_whole_numbers_in_float_fields_round_trip_byte_for_byte(outline, item, x, y, basis):
     doc = Document()

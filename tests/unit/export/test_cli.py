@@ -28,7 +28,7 @@ def plan_file(few_cables_doc, tmp_path):
 def test_every_kind_writes_a_readable_file(plan_file, few_cables_doc, tmp_path):
     assert set(EXPORT_KINDS) == {"cabling-pdf", "cables-csv", "cables-xlsx", "tick-sheet-csv", "labels-pdf",
                                  "commissioning-pdf", "bom-csv", "floorplan-svg", "review-pdf", "floorplan-dxf",
-                                 "slurm", "netbox", "nccl-topo", "ufm-cvt"}
+                                 "slurm", "netbox", "nccl-topo", "ufm-cvt", "facility-pdf", "facility-csv"}
     for kind, spec in EXPORT_KINDS.items():
         out = tmp_path / f"out-{kind}{spec.suffix}"
         code = main(["export", str(plan_file), "--to", kind, "-o", str(out), "--paper", "Letter",
@@ -55,6 +55,9 @@ def test_every_kind_writes_a_readable_file(plan_file, few_cables_doc, tmp_path):
             assert len(list(csv.reader(io.StringIO(data.decode())))) == len(few_cables_doc.links) + 1
         elif kind == "cables-xlsx":
             assert load_workbook(io.BytesIO(data)).active.max_row == len(few_cables_doc.links) + 1
+        elif kind == "facility-csv":  # sections, each a header line and its rows
+            text = data.decode()
+            assert all(f"[{section}]" in text for section in ("feeds", "cabinets", "hall", "cdus", "ppue")), text[:200]
         elif kind == "bom-csv":
             rows = list(csv.DictReader(io.StringIO(data.decode())))
             assert sum(int(r["quantity"]) for r in rows if r["section"] == "cable") == len(few_cables_doc.links)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 import xml.etree.ElementTree as ET
 
@@ -15,6 +16,9 @@ from planner.export import cabling_pdf, commissioning_pdf, floorplan_svg, labels
 from planner.export.bom import build_bom, write_bom_csv
 from planner.export.common import PAPER_SIZES, ExportCancelled, ExportOptions, write_atomic
 from planner.export.schedule import COLUMNS, INSTALL_COLUMNS, cable_rows
+from planner.layout.templates import build_template
+from planner.model.document import natural_key
+from planner.rules.engine import validate
 from planner.rules.report import build_report
 
 from .conftest import HALL, ODD_DEVICE, ODD_LABEL, PROJECT
@@ -158,14 +162,47 @@ def test_commissioning_names_trays_in_open_findings(cabled_doc, options):
     assert "tray:row" not in text
 
 
-def test_commissioning_lists_open_findings_or_none(cabled_doc, options):
-    findings = commissioning_pdf.open_findings(cabled_doc)
+def test_commissioning_says_none_for_a_plan_without_errors_or_warnings(options):
+    clean = build_template("pod", nodes=16)  # the template itself, without the test's odd names
+    assert [f for f in validate(clean) if f.severity in ("error", "warning")] == []
+    text = squash(" ".join(page_texts(pdf_bytes(commissioning_pdf.write_commissioning_pdf, clean, options))))
+    assert "None: validation reports no errors or warnings." in text
+
+
+def test_commissioning_lists_each_open_finding(cabled_doc, options):
+    # the odd device name "N<1>&Ж" is no host name (H2); the tray test above covers an error
+    findings = [f for f in validate(cabled_doc) if f.severity in ("error", "warning")]
+    assert {f.rule for f in findings} == {"H2"}
     text = squash(" ".join(page_texts(pdf_bytes(commissioning_pdf.write_commissioning_pdf, cabled_doc, options))))
-    if findings:
-        for finding in findings:
-            assert squash(finding.message)[:40] in text
-    else:
-        assert "None: validation reports no errors or warnings." in text
+    for finding in findings:
+        assert squash(finding.message)[:40] in text
+    assert "None: validation reports no errors or warnings." not in text
+
+
+def test_commissioning_figures_of_one_rack_and_feed_worked_by_hand(cabled_doc, options):
+    """One rack's weight, footprint and floor load and its feed's current, from the catalogue with
+    the formulas of DESIGN §5 (not through the report the PDF is built from)."""
+    text = squash(" ".join(page_texts(pdf_bytes(commissioning_pdf.write_commissioning_pdf, cabled_doc, options))))
+    catalog, basis = cabled_doc.catalog, cabled_doc.basis
+    rack = min(cabled_doc.racks.values(), key=lambda r: natural_key(r.name))
+    rack_type = catalog[rack.type]
+    devices = cabled_doc.devices_in(rack.id)
+    weight = rack_type.weight_kg + sum(catalog[d.type].weight_kg for d in devices)
+    area = rack_type.width_m * rack_type.depth_m
+    kpa = weight * 9.80665 / 1000 / area  # footprint method: q = W·g / A
+    assert basis.floor_method == "footprint"
+    zone = next(iter(cabled_doc.zones.values()))
+    assert f"{rack.name} {zone.name} {weight:,.1f} {area:.2f} {kpa:.2f} {zone.rating_kpa:.1f} " in text
+    # each rack's peak draw shared over its two feeds, I = P / (√3 · V · PF) on the busiest phase;
+    # the three phases carry a 3-phase rack equally
+    bus_id = rack.feed_a
+    power = {r.id: sum(catalog[d.type].power_peak_w or catalog[d.type].power_w for d in cabled_doc.devices_in(r.id))
+             for r in cabled_doc.racks.values() if bus_id in (r.feed_a, r.feed_b)}
+    current = sum(p / 2 for p in power.values()) / (math.sqrt(3) * basis.voltage_v * basis.power_factor)
+    failover = sum(power.values()) / (math.sqrt(3) * basis.voltage_v * basis.power_factor)
+    bus = cabled_doc.busbars[bus_id]
+    rating = catalog[bus.type].rating_a
+    assert f"{bus.name} {bus.side} 415 {rating:,.0f} {rating * basis.derating:,.1f} {current:,.1f} {failover:,.1f}" in text
 
 
 @pytest.mark.parametrize("writer", [cabling_pdf.write_cabling_pdf, labels_pdf.write_labels_pdf,

@@ -208,3 +208,57 @@ def test_one_nan_vertex_refuses_the_outline_instead_of_making_a_triangle(tmp_pat
     assert done.returncode == 2 and not (tmp_path / "n.hall").exists()
     line = _one_line(done.stderr)
     assert "LWPOLYLINE #" in line and "layer 'WALLS'" in line and "coordinate nan" in line
+
+
+def test_a_device_type_yaml_larger_than_its_kind_is_refused_before_it_is_parsed(tmp_path, monkeypatch):
+    from planner.io import netbox_catalog
+
+    path = tmp_path / "big.yaml"
+    path.write_text("model: x\n" + "# padding\n" * 2_000, encoding="utf-8")
+    monkeypatch.setattr(netbox_catalog, "MAX_YAML_BYTES", 1 << 12)  # 4 KB stands for the real 4 MB limit
+
+    def no_parse(*_args, **_kwargs):
+        raise AssertionError("parsed a file larger than its kind allows")
+
+    monkeypatch.setattr(netbox_catalog.Path, "read_text", no_parse)
+    with pytest.raises(netbox_catalog.DeviceTypeError, match="MB is too large for a device-type YAML"):
+        netbox_catalog.load_device_types(path)
+
+
+def test_verify_json_escapes_what_its_input_holds(tmp_path):
+    doc = build_template("pod", 12)
+    save(doc, tmp_path / "p.hall")
+    bad = "R01-N1\x1b[31m\u202e\x00"
+    (tmp_path / "links.csv").write_text(f"a_device,a_port,b_device,b_port\n{bad},P1,R02-L1,1/1\n", encoding="utf-8")
+    done = _planner("verify", "p.hall", "--links", "links.csv", "--json", cwd=tmp_path)
+    assert done.returncode in (1, 2), done.stderr
+    assert "\x1b" not in done.stdout and "\x00" not in done.stdout and "\u202e" not in done.stdout
+    if done.returncode == 1:  # the report: JSON that reads back, the device named as the input gave it
+        text = json.dumps(json.loads(done.stdout), ensure_ascii=False)
+        assert "R01-N1" in text
+
+
+def test_a_layer_name_of_undecodable_bytes_is_shown_and_saved_as_replacement_characters(tmp_path):
+    drawing = ezdxf.new()  # R2013: UTF-8 text, where bytes FF FE decode to no character
+    drawing.header["$INSUNITS"] = 6
+    drawing.layers.add("BADLAYER")
+    drawing.modelspace().add_lwpolyline([(0, 0), (30, 0), (30, 20), (0, 20)], close=True,
+                                        dxfattribs={"layer": "BADLAYER"})
+    drawing.saveas(tmp_path / "clean.dxf")
+    raw = (tmp_path / "clean.dxf").read_bytes().replace(b"BADLAYER", b"\xff\xfeLAYER")
+    (tmp_path / "bytes.dxf").write_bytes(raw)
+    done = _planner("new", "--from-dxf", "bytes.dxf", "-o", "b.hall", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "\ufffd" in done.stdout + done.stderr
+    loaded = _planner("validate", "b.hall", cwd=tmp_path)
+    assert loaded.returncode in (0, 1), loaded.stderr  # the plan it wrote opens again
+
+
+def test_a_hall_wider_than_2_km_is_refused_at_import_not_written_for_the_loader_to_refuse(tmp_path):
+    drawing = ezdxf.new()
+    drawing.header["$INSUNITS"] = 6  # metres: a plan drawn in mm but marked as m is 1,000 times too big
+    _outline(drawing.modelspace(), [(0, 0), (5_000, 0), (5_000, 3_000), (0, 3_000)])
+    drawing.saveas(tmp_path / "campus.dxf")
+    done = _planner("new", "--from-dxf", "campus.dxf", "-o", "c.hall", cwd=tmp_path)
+    assert done.returncode == 2 and not (tmp_path / "c.hall").exists()
+    assert "a hall is at most 2,000 m across (are the units right?)" in _one_line(done.stderr)

@@ -40,7 +40,8 @@ def test_a_file_written_before_the_fields_existed_loads_with_their_defaults(exam
     data = json.loads(dumps(example_doc))
     data["basis"].pop("nccl_efficiency")
     data["catalog"] = [{"key": "custom-old", "kind": "node", "name": "Old custom node", "height_u": 4, "gpus": 8,
-                        "port_cages": 8, "port_speed_gbps": 400.0}]
+                        "port_cages": 8, "port_speed_gbps": 400.0, "weight_kg": 130.0, "width_m": 0.482,
+                        "depth_m": 0.897, "power_w": 10_200.0}]
     doc = loads(json.dumps(data))
     assert doc.basis.nccl_efficiency == 0.80
     assert doc.catalog["custom-old"].port_face == ""

@@ -40,11 +40,14 @@ def old() -> Document:
     def kind(key, kind, **values):
         doc.catalog.add(CatalogItem(key=key, kind=kind, name=key, custom=True, **values))
 
-    kind("rack-1x1", "rack", width_m=1.0, depth_m=1.0, rack_units=48)
+    kind("rack-1x1", "rack", width_m=1.0, depth_m=1.0, rack_units=48, weight_kg=0.1)  # the least a rack may weigh: the loads stay as worked
     kind("bus-200", "busbar", rating_a=200.0, voltage_v=400.0, phases=3, tapoff_whip_m=5.0)
-    kind("cdu-100", "row_cdu", width_m=1.0, depth_m=1.0, capacity_kw=100.0, rated_flow_lpm=200.0, reach_m=50.0)
-    kind("load-1", "node", height_u=1, weight_kg=500.0, power_w=69282.03, power_peak_w=69282.03, liquid_fraction=0.5)
-    kind("load-2", "node", height_u=1, weight_kg=250.0, power_w=34641.02, power_peak_w=34641.02, liquid_fraction=1.0)
+    kind("cdu-100", "row_cdu", width_m=1.0, depth_m=1.0, weight_kg=900.0, capacity_kw=100.0, rated_flow_lpm=200.0,
+         pumps=2, redundant_pumps=1, reach_m=50.0)
+    # plain loads: storage-kind units (no ports to cable), each a round current at 400 V, PF 1
+    load = {"height_u": 1, "width_m": 0.45, "depth_m": 0.9}
+    kind("load-1", "storage", weight_kg=500.0, power_w=69282.03, power_peak_w=69282.03, liquid_fraction=0.5, **load)
+    kind("load-2", "storage", weight_kg=250.0, power_w=34641.02, power_peak_w=34641.02, liquid_fraction=1.0, **load)
     doc.add(Zone(id="zone-1", name="Z1", polygon=list(doc.outline), rating_kpa=7.0))
     doc.add(BusbarRun(id="bus-1", type="bus-200", name="BB-A1", x1=2.0, y1=4.0, x2=8.0, y2=4.0, side="A"))
     doc.add(BusbarRun(id="bus-2", type="bus-200", name="BB-B1", x1=2.0, y1=6.0, x2=8.0, y2=6.0, side="B"))
@@ -68,8 +71,8 @@ def test_figures_of_an_added_device(old, new):
     diff = diff_plans(old, new)
     # feeds: 100 A of rack load → 150 A; normal is half of it on each side, failover all of it
     # CDU: 0.5 × 69.282 kW = 34.641 kW → + 34.641 kW = 69.282 kW; flow 49.9 → 99.7 L/min
-    # zone: 500 kg × 9.80665 / 1 m² = 4.90 kPa → 750 kg: 7.35 kPa
-    assert 500 * G / 1000 == pytest.approx(4.903, abs=1e-3) and 750 * G / 1000 == pytest.approx(7.355, abs=1e-3)
+    # zone: 500 kg (+ the 0.1 kg rack) × 9.80665 / 1 m² = 4.90 kPa → 750.1 kg: 7.36 kPa
+    assert 500.1 * G / 1000 == pytest.approx(4.904, abs=1e-3) and 750.1 * G / 1000 == pytest.approx(7.356, abs=1e-3)
     assert round(flow(34.641), 1) == 49.9 and round(flow(69.282), 1) == 99.7
     assert diff.figures == [
         {"kind": "feed", "name": "BB-A1", "figure": "normal current", "unit": "A", "old": 50.0, "new": 75.0},
@@ -78,11 +81,11 @@ def test_figures_of_an_added_device(old, new):
         {"kind": "feed", "name": "BB-B1", "figure": "failover current", "unit": "A", "old": 100.0, "new": 150.0},
         {"kind": "cdu", "name": "U1", "figure": "heat", "unit": "kW", "old": 34.641, "new": 69.282},
         {"kind": "cdu", "name": "U1", "figure": "flow", "unit": "L/min", "old": 49.9, "new": 99.7},
-        {"kind": "zone", "name": "Z1", "figure": "peak floor load", "unit": "kPa", "old": 4.9, "new": 7.35},
+        {"kind": "zone", "name": "Z1", "figure": "peak floor load", "unit": "kPa", "old": 4.9, "new": 7.36},
     ]
     lines = change_lines(diff)
     assert "  feed BB-A1 normal current 50.0 → 75.0 A (+25.0)" in lines
-    assert "  zone Z1 peak floor load 4.9 → 7.35 kPa (+2.45)" in lines
+    assert "  zone Z1 peak floor load 4.9 → 7.36 kPa (+2.46)" in lines
 
 
 def test_findings_new_and_number_moves_are_not_noise(old, new):
@@ -94,8 +97,11 @@ def test_findings_new_and_number_moves_are_not_noise(old, new):
                                       "message": "R01: 750 kg on 1.00 m² = 7.4 kPa, zone Z1 rated 7.0 kPa"}],
                              "resolved": []}
     before, after = plan_state(old).findings, plan_state(new).findings
-    assert [f.message for f in before if f.rule == "P4"] == ["R01: draws 69.3 kW but holds no rack PDU"]
-    assert [f.message for f in after if f.rule == "P4"] == ["R01: draws 103.9 kW but holds no rack PDU"]
+    # (the test rack is not rated for power: P4 also says so, as an info finding)
+    assert [f.message for f in before if f.rule == "P4" and f.severity == "error"] == [
+        "R01: draws 69.3 kW but holds no rack PDU"]
+    assert [f.message for f in after if f.rule == "P4" and f.severity == "error"] == [
+        "R01: draws 103.9 kW but holds no rack PDU"]
     assert "  new      error   F1  R01: 750 kg on 1.00 m² = 7.4 kPa, zone Z1 rated 7.0 kPa" in change_lines(diff)
 
 
@@ -111,8 +117,9 @@ def test_severity_change_is_new_and_resolved(old, new):
     # old: D1 weighs 600 kg: 600 × 9.80665 / 1 m² = 5.88 kPa, above 5.6 kPa: a warning.
     # new: 500 + 250 kg = 7.35 kPa, above 7.0 kPa: an error. Same rule and rack, worse severity.
     assert 600 * G / 1000 == pytest.approx(5.884, abs=1e-3)
-    old.catalog.add(CatalogItem(key="load-600", kind="node", name="load-600", custom=True, height_u=1,
-                                weight_kg=600.0, power_w=69282.03, power_peak_w=69282.03, liquid_fraction=0.5))
+    old.catalog.add(CatalogItem(key="load-600", kind="storage", name="load-600", custom=True, height_u=1,
+                                width_m=0.45, depth_m=0.9, weight_kg=600.0, power_w=69282.03, power_peak_w=69282.03,
+                                liquid_fraction=0.5))
     SetFields({"dev-1": {"type": "load-600"}}).apply(old)
     add_d2(new)
     diff = diff_plans(old, new)

@@ -218,9 +218,9 @@ def test_one_side_deleting_what_the_other_left_alone_deletes_it(base_text):
 
 def test_plan_settings_merge_field_by_field(base_text):
     item = CatalogItem(key="custom-rack", kind="rack", name="Custom rack", width_m=0.6, depth_m=1.2,
-                       rack_units=42, max_load_kg=1500.0, max_power_kw=40.0)
+                       rack_units=42, weight_kg=150.0, max_load_kg=1500.0, max_power_kw=40.0)
     other = CatalogItem(key="custom-rack", kind="rack", name="Custom rack", width_m=0.6, depth_m=1.2,
-                        rack_units=48, max_load_kg=1500.0, max_power_kw=40.0)
+                        rack_units=48, weight_kg=150.0, max_load_kg=1500.0, max_power_kw=40.0)
     result, _ours, _theirs = merge(
         base_text,
         [lambda doc: SetAttributes("basis", {"derating": 1.0, "fluid": "pg25"}, text="b"),

@@ -12,7 +12,6 @@ from dataclasses import replace
 
 import pytest
 
-from planner.cli.merge import new_errors
 from planner.commands.base import AddCatalogItem, AddObjects, Command, SetFields
 from planner.commands.comments import add_comment
 from planner.commands.edits import assign, delete_objects, move_device, place_device, place_rack
@@ -22,6 +21,7 @@ from planner.model.catalog import CatalogItem
 from planner.model.labels import cable_label
 from planner.model.objects import COLLECTIONS, Link
 from planner.review.merge import merge_plans
+from planner.review.merge_errors import new_errors
 
 Edit = Callable[[object], Command]
 
@@ -181,7 +181,7 @@ def test_a_feed_and_a_loop_on_a_busbar_and_a_cdu_the_other_side_deleted(base_tex
 
 def test_a_device_of_a_type_the_other_side_removed(base_text):
     item = CatalogItem(key="custom-store", kind="storage", name="Store", height_u=2, weight_kg=30.0,
-                       power_w=500.0, power_peak_w=600.0, port_cages=2, port_speed_gbps=400.0)
+                       width_m=0.44, depth_m=0.8, power_w=500.0, power_peak_w=600.0, port_cages=2, port_speed_gbps=400.0)
     start = loads(base_text)
     AddCatalogItem(item).apply(start)
     text = dumps(start)

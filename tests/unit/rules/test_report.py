@@ -20,7 +20,7 @@ def test_report_keys_and_figures_of_the_clean_plan():
     from planner.io import load
 
     report = build_report(load(CLEAN))
-    assert set(report) == {"racks", "feeds", "cdus", "trays", "basis"}
+    assert set(report) == {"racks", "feeds", "cdus", "trays", "basis", "ppue", "draw"}
     rack = report["racks"][0]
     assert {"name", "x_m", "y_m", "rotation_deg", "weight_kg", "footprint_m2", "floor_kpa", "power_kw",
             "power_peak_kw", "liquid_kw", "feed_a", "feed_b", "cdu"} <= set(rack)
@@ -39,16 +39,25 @@ def test_report_keys_and_figures_of_the_clean_plan():
     assert feed["rating_a"] == 1600 and feed["derated_a"] == 1280.0
     assert feed["utilisation"] == pytest.approx(failover / 2 / 1280, abs=1e-4)
     cdu = report["cdus"][0]
-    # 612 kW × 60 / (0.997 × 4.18 × 10) = 881.1 L/min; supply 32 + 3 = 35 °C
+    # 612 kW × 60 / (0.997 × 4.18 × 10) = 881.1 L/min; supply 32 + 3 = 35 °C, return 35 + 10 = 45 °C;
+    # pumps Q·Δp/η = 881.1 / 60,000 m³/s × 200 kPa / 0.65 = 4.519 kW, all of it heat to the facility water
+    flow = 612 * 60 / (0.997 * 4.18 * 10)
+    pump_kw = round(flow / 60_000 * 200_000 / 0.65 / 1000, 3)
     assert cdu == {"id": "fu-1", "name": "CDU-01", "liquid_kw": 612.0, "capacity_kw": 800.0,
-                   "flow_required_lpm": round(612 * 60 / (0.997 * 4.18 * 10), 1), "flow_rated_lpm": 1200.0,
-                   "supply_c": 35.0, "racks": 6}
+                   "flow_required_lpm": round(flow, 1), "flow_rated_lpm": 1200.0,
+                   "supply_c": 35.0, "racks": 6, "return_c": 45.0, "approach_k": 3.0, "pump_kw": pump_kw,
+                   "heat_to_facility_kw": round(612 + pump_kw, 3), "facility_supply_c": 32.0,
+                   "supply_at_class_limit_c": 35.0, "pumps": 2, "capacity_one_pump_failed_kw": 800.0,
+                   "flow_one_pump_failed_lpm": 1200.0}
     assert report["basis"] == {"voltage_v": 415.0, "power_factor": 0.95, "derating": 0.8, "redundancy": "2N",
                                "load_basis": "peak", "fluid": "water", "delta_t_k": 10.0, "facility_supply_c": 32.0,
                                "max_supply_c": 45.0, "floor_method": "footprint", "units": "metric",
                                "row_tray_width_m": 0.6, "row_tray_depth_m": 0.1, "row_tray_levels": 1,
                                "cross_tray_width_m": 0.9, "cross_tray_depth_m": 0.15, "cross_tray_levels": 1,
-                               "tray_fill_warn": 0.25, "tray_fill_error": 0.5}
+                               "tray_fill_warn": 0.25, "tray_fill_error": 0.5, "loop_pressure_drop_kpa": 200.0,
+                               "pump_efficiency": 0.65, "air_cooling_cop": 4.0, "busbar_efficiency": 0.995,
+                               "rack_pdu_efficiency": 0.99, "ppue_target": 1.06, "idle_power_fraction": 0.3,
+                               "ashrae_class": "W32"}
 
 
 def test_cli_report_json(capsys):
