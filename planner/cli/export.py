@@ -87,4 +87,5 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:  # a refusal of the request (the labels do not fit the sheet)
         say(str(exc))
         return EXIT_FINDINGS
+    print(f"Wrote {args.output} ({EXPORT_KINDS[args.to].title})")
     return 0

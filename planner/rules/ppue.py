@@ -16,12 +16,13 @@ their racks' numerators over the sum of their IT power (not a mean of ratios).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from planner.model.basis import DesignBasis
 from planner.model.catalog import RACK_CDU
 from planner.model.document import Document, natural_key
+from planner.model.objects import Rack
 from planner.rules.context import Context
 from planner.rules.figures import flow_lpm
 
@@ -113,3 +114,22 @@ def by_row(ctx: Context) -> dict[str, Ppue]:
 def hall_ppue(doc: Document, ctx: Context | None = None) -> Ppue:
     ctx = ctx or Context(doc)
     return total(ctx, doc.racks)
+
+
+def ppue_rows(doc: Document, obj_id: str) -> list[tuple[str, str]]:
+    """The Properties dock's row for a rack: its design pPUE against the target, and the sum."""
+    if obj_id not in doc.racks:
+        return []
+    figure = rack_ppue(Context(doc), obj_id)
+    value = "no IT load" if figure.ppue is None else f"{figure.ppue:.3f}"
+    return [("Design pPUE", f"{value} (target {doc.basis.ppue_target:g})"), ("pPUE terms", figure.text())]
+
+
+def ppue_boxes(ctx: Context) -> Iterator[tuple[Rack, float, str]]:
+    """Each rack's pPUE for the plan's overlay: (rack, overhead (pPUE − 1) as a share of what the
+    target allows (target − 1), text); a rack with no IT load is left out."""
+    target = ctx.doc.basis.ppue_target
+    for rack in ctx.doc.racks.values():
+        value = rack_ppue(ctx, rack.id).ppue
+        if value is not None:
+            yield rack, (value - 1) / (target - 1) if target > 1 else float(value > 1), f"pPUE {value:.3f}"

@@ -120,6 +120,6 @@ def run_gui(path: str | None) -> int:
     window = open_window(path)
     if window is None:
         return 2
-    window.show()
+    window.show_as_last_time()
     window.plan_view.fit_to_hall()
     return app.exec()

@@ -351,10 +351,19 @@ class MainWindow(QMainWindow):
         settings = QSettings()
         geometry = settings.value("window/geometry")
         state = settings.value("window/state")
+        self._geometry_restored = geometry is not None
         if geometry is not None:
             self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
+
+    def show_as_last_time(self) -> None:
+        """Show the window where it was when it last closed; the first time, fill the screen (the
+        1400 × 900 default leaves a 1920 × 1080 screen's docks cramped and overflows a laptop's)."""
+        if self._geometry_restored:
+            self.show()
+        else:
+            self.showMaximized()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.files.maybe_save():

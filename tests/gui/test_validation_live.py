@@ -120,7 +120,7 @@ def _probe_point(doc, kind: str) -> tuple[float, float]:
     return doc.racks["rack-1"].x + 0.2, doc.racks["rack-1"].y + 0.45
 
 
-@pytest.mark.parametrize("kind", ["floor", "power", "busbar", "loops"])
+@pytest.mark.parametrize("kind", ["floor", "power", "busbar", "loops", "ppue"])
 def test_overlays_toggle_with_a_legend(qtbot, tmp_path, kind, make_window):
     window = make_window(load(DATA / "p3_phase_imbalance.hall"))
     view, overlays = window.plan_view, window.overlays
@@ -149,6 +149,12 @@ def test_properties_dock_shows_live_figures(qtbot, make_window):
     window.session.select(["rack-1"])
     texts = [label.text() for label in window.properties_dock.findChildren(QLabel)]
     assert "1,012 kg of 1,800 kg" in texts and "120.0 kW" in texts
+    # design pPUE of R01, by hand: 105 kW IT at steady load, 85 % of it to liquid (89.25 kW);
+    # flow 89.25 × 60 / (0.997 × 4.18 × 10) = 128.5 L/min, pumps 128.5 / 60,000 × 200 kPa / 0.65 = 659 W;
+    # air 15.75 kW / COP 4 = 3,938 W; losses 105 kW × (1 / (0.995 × 0.99) − 1) = 1,594 W
+    flow = 89_250 * 60 / (0.997 * 4.18 * 10 * 1000)
+    ppue = (105_000 + flow / 60_000 * 200_000 / 0.65 + 15_750 / 4 + 105_000 * (1 / (0.995 * 0.99) - 1)) / 105_000
+    assert f"{ppue:.3f} (target 1.06)" in texts
     window.session.select(["bus-1"])
     texts = [label.text() for label in window.properties_dock.findChildren(QLabel)]
     assert "1,054 A" in texts

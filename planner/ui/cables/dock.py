@@ -391,6 +391,7 @@ class CableDock(QDockWidget):
                        self.model.rowsRemoved):
             signal.connect(self._update_count)
         session.changed.connect(self._plan_changed)
+        session.selection_changed.connect(self._selection_changed)
         self._update_count()
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -450,13 +451,29 @@ class CableDock(QDockWidget):
         """Redraw the highlighted route when its cable, its devices or their racks changed."""
         link_id = self.selected_link()
         link = self.session.doc.links.get(link_id) if link_id else None
-        if link is None or self.plan_view is None:
+        if self.plan_view is None:
+            return
+        if link is None:  # the cable it showed is gone (deleted, or undone): so is its route
+            self.plan_view.clear_route()
             return
         doc = self.session.doc
         ends = [doc.devices.get(link.a_device), doc.devices.get(link.b_device)]
         near = {link.id} | {d.id for d in ends if d} | {d.rack for d in ends if d}
         if near & change.touched or change.basis or change.outline:
             self._show_route(link.id)
+
+    def _selection_changed(self, selected: set[str]) -> None:
+        """The route leaves with the selection: picking anything but the cable or its ends on the
+        plan clears the highlight (and the dock's row, so a click on it shows the route again)."""
+        link_id = self.selected_link()
+        doc = self.session.doc
+        link = doc.links.get(link_id) if link_id else None
+        if link is None or self.plan_view is None:
+            return
+        ends = [doc.devices[d] for d in (link.a_device, link.b_device) if d in doc.devices]
+        if set(selected) - ({link.id} | {d.id for d in ends} | {d.rack for d in ends}):
+            self.table.setCurrentIndex(QModelIndex())
+            self.plan_view.clear_route()
 
     def _show_route(self, link_id: str | None, focus: bool = False) -> None:
         if self.plan_view is None:

@@ -20,6 +20,8 @@ from planner.ui.session import DocumentSession
 ZOOM_STEP = 1.25
 #: Zoom limits in screen pixels per metre.
 MIN_PIXELS_PER_M, MAX_PIXELS_PER_M = 0.5, 2000.0
+#: Objects a finding or search brings into view are zoomed to at least this size on screen (px).
+MIN_SHOWN_PIXELS = 40.0
 #: A picked cable's route is fitted with this margin (m), but zoomed in no further than rack
 #: names and the racks around it read well (pixels per metre).
 ROUTE_MARGIN_M, ROUTE_MAX_PIXELS_PER_M = 1.5, 90.0
@@ -97,15 +99,21 @@ class PlanCanvas(QGraphicsView):
         self._centre_on_scene_rect(rect.adjusted(-m(0.05), -m(0.05), m(0.05), m(0.05)))
 
     def _centre_on_scene_rect(self, rect: QRectF) -> None:
-        """Centre on ``rect``, zooming out to fit it (with 1 m around) when it does not fit."""
+        """Centre on ``rect``, zooming out to fit it (with 1 m around) when it does not fit, and in
+        until its smaller side is MIN_SHOWN_PIXELS on screen (a rack a few pixels wide at fit view
+        is not found by looking) as far as it still fits."""
         if rect.isEmpty():
             return
         self._set_auto_fit(False)
         visible = self.mapToScene(self.viewport().rect()).boundingRect()
         if rect.width() > visible.width() or rect.height() > visible.height():
             self.fitInView(rect.adjusted(-m(1), -m(1), m(1), m(1)), Qt.AspectRatioMode.KeepAspectRatio)
-        else:
-            self.centerOn(rect.center())
+            return
+        side = min(rect.width(), rect.height()) * self.transform().m11()
+        if 0 < side < MIN_SHOWN_PIXELS:
+            fits = min(visible.width() / rect.width(), visible.height() / rect.height())
+            self._zoom(min(MIN_SHOWN_PIXELS / side, fits))
+        self.centerOn(rect.center())
 
     def wheelEvent(self, event) -> None:
         """One wheel notch (120) zooms one step; a touchpad's finer deltas zoom in proportion."""

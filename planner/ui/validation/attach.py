@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
 from planner.rules.figures import describe
+from planner.rules.ppue import ppue_rows
 from planner.ui.elevation.marks import ElevationMarks
 from planner.ui.validation.basis_dialog import edit_basis
 from planner.ui.validation.findings_dock import FindingsDock
@@ -62,5 +63,5 @@ def attach(window: MainWindow) -> None:
     window.overlays = OverlayController(window.plan_view, window.plan_view.plan_scene, live, overlays_menu)
     dock.tray_requested.connect(lambda _tray_id: window.overlays.set_visible(TRAYS, True))
 
-    window.properties_dock.set_figures_provider(describe)
+    window.properties_dock.set_figures_provider(lambda doc, obj_id: [*describe(doc, obj_id), *ppue_rows(doc, obj_id)])
     window.elevation_marks = ElevationMarks(window.elevation_dock.elevation, live)

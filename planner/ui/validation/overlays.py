@@ -37,6 +37,7 @@ from planner.model.document import Document
 from planner.model.objects import FloorUnit, Rack
 from planner.rules.engine import CDU, subjects
 from planner.rules.figures import cdu_figures, cdu_position, feed_figures, floor_load_kpa
+from planner.rules.ppue import ppue_boxes
 from planner.ui.cables.layer import BUNDLE_OFFSET_M, RAIL_OFFSET_M
 from planner.ui.plan.items import lod_of
 from planner.ui.plan.units import SCENE_PER_M, m, to_scene
@@ -50,11 +51,11 @@ BANDS: list[tuple[float, QColor, str]] = [
     (1.0, QColor(245, 140, 40), "90–100 %"),
     (float("inf"), QColor(215, 30, 30), "over 100 %"),
 ]
-FLOOR, POWER, BUSBAR, LOOPS, TRAYS = "floor", "power", "busbar", "loops", "trays"
-KINDS = (FLOOR, POWER, BUSBAR, LOOPS, TRAYS)
+FLOOR, POWER, BUSBAR, LOOPS, TRAYS, PPUE = "floor", "power", "busbar", "loops", "trays", "ppue"
+KINDS = (FLOOR, POWER, BUSBAR, LOOPS, TRAYS, PPUE)
 TITLES = {FLOOR: "Floor load vs zone rating", POWER: "Power per rack vs rack rating",
           BUSBAR: "Busbar loading vs derated rating", LOOPS: "CDU loops by load",
-          TRAYS: "Tray fill vs fill limit"}
+          TRAYS: "Tray fill vs fill limit", PPUE: "Design pPUE overhead (pPUE − 1) vs the target's"}
 _TEXT = QColor(20, 20, 30)
 Z_OVERLAY = 60
 #: The tray band: centred on the cable layer's bundle (rails 1–8 and the core rail) and as wide,
@@ -174,7 +175,7 @@ class OverlayLayer(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        if self.kind in (FLOOR, POWER, BUSBAR):
+        if self.kind in (FLOOR, POWER, BUSBAR, PPUE):
             self._paint_figures(painter, option.exposedRect)
         elif self.kind == LOOPS:
             self._paint_loops(painter)
@@ -186,7 +187,7 @@ class OverlayLayer(QGraphicsItem):
         """Boxes or bars from the plan made after the last edit; the figures written on them only
         where they are legible (at least LABEL_MIN_PIXELS tall) and on screen."""
         if self._figures is None:
-            self._figures = self._box_figures() if self.kind in (FLOOR, POWER) else self._busbar_figures()
+            self._figures = self._box_figures() if self.kind in (FLOOR, POWER, PPUE) else self._busbar_figures()
         figures = self._figures
         for pen, brush, shapes in figures.batches:
             painter.setPen(pen)
@@ -210,7 +211,8 @@ class OverlayLayer(QGraphicsItem):
         """Floor load or power per rack (and floor unit): a box coloured by load, named and numbered."""
         batches: dict[int, list[QRectF]] = {}
         labels: list[tuple[QRectF, str, float, bool]] = []
-        for obj, ratio, text in (self._floor_loads() if self.kind == FLOOR else self._powers()):
+        boxes = {FLOOR: self._floor_loads, POWER: self._powers, PPUE: lambda: ppue_boxes(self.live.context)}
+        for obj, ratio, text in boxes[self.kind]():
             x0, y0, x1, y1 = self.doc.rack_bounds(obj)
             rect = QRectF(to_scene(x0, y0), to_scene(x1, y1))
             batches.setdefault(band_index(ratio), []).append(rect)

@@ -20,6 +20,14 @@ def test_new_says_what_it_wrote_and_that_it_replaced_a_file(tmp_path, capsys):
     assert capsys.readouterr().out.startswith(f"Replaced {out}: ")
 
 
+def test_export_says_what_it_wrote(tmp_path, capsys):
+    plan, out = tmp_path / "p.hall", tmp_path / "bom.csv"
+    assert main(["new", "--template", "pod", "--nodes", "16", "-o", str(plan)]) == 0
+    capsys.readouterr()
+    assert main(["export", str(plan), "--to", "bom-csv", "-o", str(out)]) == 0
+    assert capsys.readouterr().out == f"Wrote {out} (Bill of materials (CSV))\n" and out.stat().st_size > 0
+
+
 def test_a_closed_pipe_ends_quietly(tmp_path):
     doc = build_template("pod", 32)
     for link in doc.links.values():  # 512 stale lengths: 512 N8 lines, far more than a pipe buffers (64 KiB)

@@ -13,6 +13,7 @@ from planner.io import load, save
 def test_new_then_fabric_json(tmp_path, capsys):
     out = tmp_path / "pod.hall"
     assert main(["new", "--template", "pod", "--nodes", "20", "-o", str(out)]) == 0
+    assert capsys.readouterr().out.startswith(f"Wrote {out}: 20 nodes")
     assert main(["fabric", str(out), "--json"]) == 0
     counts = json.loads(capsys.readouterr().out)
     assert counts == {"nodes": 20, "gpus": 160, "tiers": 2,
