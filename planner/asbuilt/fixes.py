@@ -186,7 +186,9 @@ class Matcher:
         a, b = (link.a_device, link.a_port), (link.b_device, link.b_port)
         for e, t in ((a, b), (b, a)):
             w = self.peer(e)
-            other_id = self.planned_at.get(w) if w is not None else None
+            if w is None:
+                continue
+            other_id = self.planned_at.get(w)
             if other_id is None or other_id == link.id or other_id in self.results:
                 continue
             other = self.doc.links[other_id]

@@ -89,12 +89,16 @@ LEGEND = (
 RAIL_COLUMN = 12
 ROUTE_COLUMNS = slice(0, 7)  # the second line: route under label … far U, part under the rest
 PART_COLUMNS = slice(7, 12)
+
+
+def _rail_stroke(colour: str, dash: tuple[float, ...]) -> str:
+    red, green, blue = HexColor(colour).rgb()
+    return f"{red:.4f} {green:.4f} {blue:.4f} RG 2 w [{' '.join(f'{d:g}' for d in dash)}] 0 d"
+
+
 #: Each rail's stroke (colour, 2 pt, dash pattern) as PDF operators, made once: a plan draws
 #: one swatch a cable, and reportlab parses a colour string on every use.
-_RAIL_STROKES = {
-    rail: "{:.4f} {:.4f} {:.4f} RG 2 w [{}] 0 d".format(*HexColor(colour).rgb(), " ".join(f"{d:g}" for d in dash))
-    for rail, (colour, dash) in RAIL_STYLES.items()
-}
+_RAIL_STROKES = {rail: _rail_stroke(colour, dash) for rail, (colour, dash) in RAIL_STYLES.items()}
 
 
 def summary_counts(doc: Document) -> dict[str, list[tuple[str, str]]]:

@@ -173,7 +173,7 @@ def _tray_size(basis: dict, kind: str) -> str:
 
 
 #: Relative column widths of the survey tables (the tray table leaves room for the tray's name).
-SURVEY_WEIGHTS = {
+SURVEY_WEIGHTS: dict[str, list[float]] = {
     "zones": [3, 1], "racks": [2.2, 1.6, 1, 1, 1, 1.1, 0.9], "feeds": [2.2, 0.6, 0.6, 0.8, 0.9, 0.9, 0.9, 0.9],
     "cdus": [2, 1, 1, 1.1, 1, 0.9, 0.9], "trays": [150, 80, 70, 75, 55, 50, 38], "handoffs": [3, 1, 1.5],
 }
@@ -344,7 +344,7 @@ def prove_tables(doc: Document) -> dict[str, tuple[list[str], list[list[str]]]]:
     return _prove(doc)[0]
 
 
-PROVE_WEIGHTS = {"fabric": [3, 1], "allreduce": [1.2, 1, 1.3, 1.3, 0.7], "scaling": [1, 1.3, 1.5, 1, 0.7]}
+PROVE_WEIGHTS: dict[str, list[float]] = {"fabric": [3, 1], "allreduce": [1.2, 1, 1.3, 1.3, 0.7], "scaling": [1, 1.3, 1.5, 1, 0.7]}
 
 
 def _tune(doc: Document, width: float) -> list:

@@ -170,7 +170,8 @@ def draw_text(canvas: Canvas, x: float, y: float, text: str, size: float, font: 
               max_width: float | None = None, align: str = "left", base: int | None = None) -> None:
     """Draw user text on one line (any script, right-to-left runs in visual order), optionally
     shrunk and cut to a width; ``base`` is the direction of the paragraph a wrapped line is from."""
-    plain: PlainFont | None = PlainFont.of(canvas, font)
+    plain: PlainFont | None
+    plain = PlainFont.of(canvas, font)
     if len(text) > MAX_LINE_CHARS or not plain.allowed.issuperset(text):
         plain = None
         text = one_line(text)
@@ -416,7 +417,7 @@ def _umask() -> int:
         return umask
 
 
-def write_atomic(path: str | os.PathLike, write: Callable[[io.BufferedIOBase], None]) -> None:
+def write_atomic(path: str | os.PathLike, write: Callable[[io.BufferedWriter], object]) -> None:
     """Write a file through a temporary beside it, renamed into place only when complete.
 
     If ``write`` raises (a failure or ExportCancelled) the temporary is removed and any existing
@@ -444,7 +445,7 @@ def write_atomic(path: str | os.PathLike, write: Callable[[io.BufferedIOBase], N
 EXPORT_MARKER = ".hall-planner-export"
 
 
-def write_folder_atomic(path: str | os.PathLike, write: Callable[[Path], None]) -> None:
+def write_folder_atomic(path: str | os.PathLike, write: Callable[[Path], object]) -> None:
     """Write a set of files (a NetBox or Slurm set) into a folder that appears whole or not at all.
 
     ``write`` fills a temporary folder beside ``path``; then a folder already at ``path`` is moved

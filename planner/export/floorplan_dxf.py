@@ -26,6 +26,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Sequence
+from typing import BinaryIO
 
 import ezdxf
 import ezdxf.zoom
@@ -255,7 +256,7 @@ def _title(doc: Document, options: ExportOptions, drawing: _Drawing, bounds: tup
         y += height * 1.8
 
 
-def write_dxf(doc: Document, out: io.BufferedIOBase, options: ExportOptions | None = None) -> None:
+def write_dxf(doc: Document, out: BinaryIO, options: ExportOptions | None = None) -> None:
     """Write the plan as DXF (R2010, UTF-8). Entities per layer: outline 1 polyline; columns one
     polyline per obstacle; zones a polyline and a text each; racks a polyline, a front line and
     a name each; floor units a polyline and a name; busbars a line and a name; trays a polyline

@@ -41,7 +41,7 @@ class PlainFont:
         self.face = pdfmetrics.getFont(font)
         self.name = self.face.getSubsetInternalName(0, doc)
         self.table: dict[int, str] = {ord("\\"): "\\\\", ord("("): "\\(", ord(")"): "\\)"}
-        allowed = set()
+        allowed: set[str] = set()
         if getattr(self.face, "_asciiReadable", False):
             allowed.update(map(chr, range(32, 127)))
             for char in _COMMON:

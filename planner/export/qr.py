@@ -183,7 +183,7 @@ def _codewords(payloads: list[bytes], version: int) -> np.ndarray:
         offset += data_count
         data_parts.append(part)
         ecc_parts.append(_ecc(part, total - data_count))
-    columns = []
+    columns: list[np.ndarray] = []
     for parts in (data_parts, ecc_parts):
         for index in range(max(part.shape[1] for part in parts)):
             columns.extend(part[:, index] for part in parts if index < part.shape[1])

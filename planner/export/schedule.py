@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
@@ -129,7 +130,7 @@ def rows_by_rack(rows: list[CableRow], once: bool = False) -> dict[str, list[tup
     return result
 
 
-def write_csv(doc: Document, out: io.BufferedIOBase, options: ExportOptions | None = None) -> int:
+def write_csv(doc: Document, out: BinaryIO, options: ExportOptions | None = None) -> int:
     """Write the schedule as UTF-8 CSV with a header row; returns the number of cables."""
     options = options or ExportOptions()
     text = io.TextIOWrapper(out, encoding="utf-8", newline="", write_through=True)
@@ -145,7 +146,7 @@ def write_csv(doc: Document, out: io.BufferedIOBase, options: ExportOptions | No
     return len(rows)
 
 
-def write_tick_csv(doc: Document, out: io.BufferedIOBase, options: ExportOptions | None = None) -> int:
+def write_tick_csv(doc: Document, out: BinaryIO, options: ExportOptions | None = None) -> int:
     """The schedule CSV as a tick sheet: TICK_COLUMNS after the others, ``x`` where the cable's
     state has got to (``planner.asbuilt.ticksheet`` reads it back); returns the number of cables."""
     options = options or ExportOptions()

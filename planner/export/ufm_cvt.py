@@ -137,11 +137,11 @@ def layout_rows(doc: Document) -> list[list[object]]:
             placed.setdefault(device.rack, Counter())[(device.pod, device.su if device.role == "leaf" else 0)] += 1
     for link in doc.links.values():
         for mine, other in ((link.a_device, link.b_device), (link.b_device, link.a_device)):
-            device, leaf = doc.devices.get(mine), leaves.get(other)
-            if device is not None and leaf is not None and not device.role:
-                placed.setdefault(device.rack, Counter())[(leaf.pod, leaf.su)] += 1
+            host, leaf = doc.devices.get(mine), leaves.get(other)
+            if host is not None and leaf is not None and not host.role:
+                placed.setdefault(host.rack, Counter())[(leaf.pod, leaf.su)] += 1
     hall = one_line(doc.meta.hall) or "hall"
-    rows = []
+    rows: list[list[object]] = []
     for rack_id in sorted(placed, key=lambda r: natural_key(doc.racks[r].name) if r in doc.racks else ()):
         rack = doc.racks.get(rack_id)
         if rack is None:

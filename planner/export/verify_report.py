@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable
+from typing import BinaryIO
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -45,7 +46,7 @@ BOX = 7.0
 COVER_NAMES = 40
 
 
-def write_verify_csv(doc: Document, verification: Verification, out: io.BufferedIOBase) -> int:
+def write_verify_csv(doc: Document, verification: Verification, out: BinaryIO) -> int:
     """One row per fix (rack, fix, cable labels joined by ``; ``); returns the number of fixes."""
     text = io.TextIOWrapper(out, encoding="utf-8", newline="", write_through=True)
     writer = csv.writer(text)

@@ -15,6 +15,7 @@ carry fewer links: ``FabricDesign.reached_cores``). Pod *p* takes core ports fro
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from planner.fabric.sizing import FabricDesign
@@ -36,8 +37,12 @@ class PortLink(NamedTuple):
     b_port: int
 
 
-class SwitchSlot(NamedTuple):
-    """An abstract switch and its fabric position (1-based su/pod/rail, 0 when not applicable)."""
+@dataclass(frozen=True)
+class SwitchSlot:
+    """An abstract switch and its fabric position (1-based su/pod/rail, 0 when not applicable).
+
+    A frozen dataclass, not a NamedTuple: its ``index`` field would shadow ``tuple.index``.
+    """
 
     role: str
     index: int

@@ -31,7 +31,7 @@ from planner.fabric.routing import Router
 from planner.fabric.sizing import FabricDesign, FabricError, design_fabric, node_devices, rails_of
 from planner.model.catalog import SWITCH, switch_protocol
 from planner.model.document import Document, natural_key
-from planner.model.objects import TIERS, Device, Link
+from planner.model.objects import TIERS, Device, Link, Rack
 
 _STEMS = {LEAF: "L", SPINE: "S", CORE: "C"}
 
@@ -66,7 +66,8 @@ def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1
     devices: dict[tuple[str, int], Device] = {}
     new_devices: list[Device] = []
     for position, slot in enumerate(slots):
-        fields = {"name": _switch_name(slot), "role": slot.role, "su": slot.su, "pod": slot.pod, "rail": slot.rail}
+        fields: dict[str, Any] = {"name": _switch_name(slot), "role": slot.role, "su": slot.su, "pod": slot.pod,
+                                  "rail": slot.rail}
         if position in assigned:
             device = assigned[position]
             if any(getattr(device, k) != v for k, v in fields.items()):
@@ -90,12 +91,12 @@ def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1
         taken.add(fields.get("name", device.name))
         if fields:
             updates[device.id] = fields
-    for slot, node in _node_slots(doc, design, nodes, switch_type).items():
-        devices[(NODE, slot)] = node
+    for node_slot, node in _node_slots(doc, design, nodes, switch_type).items():
+        devices[(NODE, node_slot)] = node
 
     new_devices.extend(where.pdus)  # new and fuller network racks need their way in for power (P4)
 
-    moved_racks = [replace(doc.racks[rack_id], **values) for rack_id, values in where.moves.items()]
+    moved_racks = [_moved(doc.racks[rack_id], values) for rack_id, values in where.moves.items()]
     protocol = switch_protocol(item)
     router = Router(doc, racks=[*where.new_racks, *moved_racks], devices=devices.values(), fabric_kind=protocol)
     links = _links(design, devices, router, item.port_names(),
@@ -183,6 +184,11 @@ def _node_slots(doc: Document, design: FabricDesign, nodes: list[Device], switch
     return dict(sorted(taken.items()))
 
 
+def _moved(rack: Rack, move: dict[str, float]) -> Rack:
+    """``rack`` moved aside: a move is {"x": …} or {"y": …} (``place_switches``), the other coordinate stays."""
+    return replace(rack, x=move.get("x", rack.x), y=move.get("y", rack.y))
+
+
 def _switch_name(slot: SwitchSlot) -> str:
     return f"{_STEMS[slot.role]}{slot.index + 1}"
 
@@ -241,7 +247,7 @@ def _links(design: FabricDesign, devices: dict[tuple[str, int], Device], router:
            switch_ports: list[str], node_ports: list[str]) -> list[Link]:
     """Every cable of the design as a Link. Nodes sit at their leaf slots (``node_slots``), so the
     cabling runs over the full SUs' slots and skips the slots no node fills."""
-    links = []
+    links: list[Link] = []
     ports = {NODE: node_ports, LEAF: switch_ports, SPINE: switch_ports, CORE: switch_ports}
     slotted = replace(design, nodes=design.sus * design.down) if design.tiers > 1 else design
     for spec in fabric_links(slotted):

@@ -33,7 +33,7 @@ import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from planner.commands.base import Command, SetFields
+from planner.commands.base import SetFields
 from planner.fabric.media import NO_MEDIA, MediaChoice, choose_media, media_order
 from planner.model.catalog import INFINIBAND, SWITCH
 from planner.model.document import Document
@@ -450,7 +450,7 @@ def link_values(result: RouteResult) -> dict[str, object]:
     return {"length_m": result.length_m, "stock_m": result.stock_m, "media": result.media}
 
 
-def recompute_lengths(doc: Document, link_ids: Iterable[str]) -> Command:
+def recompute_lengths(doc: Document, link_ids: Iterable[str]) -> SetFields:
     """A command setting length, stock length and media of links whose racks moved."""
     router = Router(doc)
     values: dict[str, dict[str, object]] = {}

@@ -181,8 +181,10 @@ def _place_pods(doc: Document, rows: list[str], site: Site) -> None:
     if len(pods) < 2:
         return
     pod_of = {row: index for index, members in enumerate(pods) for row in members}
-    members: list[list] = [[] for _ in pods]
-    for obj in [*doc.racks.values(), *doc.floor_units.values(), *doc.busbars.values()]:
+    members: list[list[Rack | FloorUnit | BusbarRun]] = [[] for _ in pods]
+    in_rows: list[Rack | FloorUnit | BusbarRun] = [*doc.racks.values(), *doc.floor_units.values(),
+                                                   *doc.busbars.values()]
+    for obj in in_rows:
         members[pod_of[obj.row]].append(obj)
     east = None
     for objects in members:
@@ -256,7 +258,8 @@ def _draw_hall(doc: Document, site: Site) -> None:
     """Outline on the tile grid around all equipment, one slab zone, a door and hand-off points."""
     xs: list[float] = []
     ys: list[float] = []
-    for obj in [*doc.racks.values(), *doc.floor_units.values()]:
+    standing: list[Rack | FloorUnit] = [*doc.racks.values(), *doc.floor_units.values()]
+    for obj in standing:
         x0, y0, x1, y1 = doc.rack_bounds(obj)
         xs += [x0, x1]
         ys += [y0, y1]

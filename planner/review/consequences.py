@@ -99,7 +99,7 @@ def figures_delta(before: dict[tuple[str, str, str], Figure],
                   after: dict[tuple[str, str, str], Figure]) -> list[dict[str, Any]]:
     """The figures that moved: both there and apart by at least half a step, or there on one side
     only and not zero (a new busbar with racks on it; a removed CDU that carried heat)."""
-    entries = []
+    entries: list[dict[str, Any]] = []
     for key in before.keys() | after.keys():
         was, now = before.get(key), after.get(key)
         shown = now if now is not None else was

@@ -374,7 +374,8 @@ class _Merge:
     def _gone(self, attr: str, key: str, before: Any, mine: Any, theirs: Any, reason: str) -> Conflict:
         """A conflict between a deletion and a change; ours (deleted or changed) stays."""
         kept = mine if mine is not None else theirs
-        changed = [(label, names) for label, names in _groups(type(kept)) if _unit(before, names) != _unit(kept, names)]
+        cls: type = type(kept)
+        changed = [(label, names) for label, names in _groups(cls) if _unit(before, names) != _unit(kept, names)]
         names = tuple(n for _label, group in changed for n in group)
         return self._add(Conflict(kind_of(attr), key, self.s.name(attr, kept), ", ".join(label for label, _n in changed),
                                   _values(names, _unit(before, names)), _values(names, _unit(mine, names)),
@@ -394,7 +395,8 @@ class _Merge:
         by unit; ``before`` is None when both sides added it."""
         values: dict[str, Any] = {}
         rerouted = False
-        for label, names in _groups(type(mine)):
+        cls: type = type(mine)
+        for label, names in _groups(cls):
             ours_unit, theirs_unit, base_unit = _unit(mine, names), _unit(theirs, names), _unit(before, names)
             if ours_unit == theirs_unit or theirs_unit == base_unit:
                 continue
@@ -429,11 +431,11 @@ class _Merge:
         attr, key, names = settled.subject or problem.involved[0]
         obj = s.find(attr, key)
         if names:  # the fields concerned
-            values = [_values(names, _unit(side[attr].get(key), names)) for side in (s.base, s.ours, s.theirs)]
+            base, ours, theirs = [_values(names, _unit(side[attr].get(key), names)) for side in (s.base, s.ours, s.theirs)]
         else:  # the object as a whole: there or not
-            values = [PRESENT if key in side[attr] else DELETED for side in (s.base, s.ours, s.theirs)]
+            base, ours, theirs = [PRESENT if key in side[attr] else DELETED for side in (s.base, s.ours, s.theirs)]
         self._add(Conflict(kind_of(attr), key, s.name(attr, obj) if obj is not None else key,
-                           problem.field if names else "", *values, problem.reason,
+                           problem.field if names else "", base, ours, theirs, problem.reason,
                            "; ".join(settled.actions) or "ours"))
 
     def _add(self, conflict: Conflict) -> Conflict:
