@@ -117,12 +117,13 @@ def hall_ppue(doc: Document, ctx: Context | None = None) -> Ppue:
 
 
 def ppue_rows(doc: Document, obj_id: str) -> list[tuple[str, str]]:
-    """The Properties dock's row for a rack: its design pPUE against the target, and the sum."""
+    """The Properties dock's row for a rack: its design pPUE against the target (the sum is in
+    ``planner report`` and the commissioning document; the dock keeps to one line a figure)."""
     if obj_id not in doc.racks:
         return []
     figure = rack_ppue(Context(doc), obj_id)
     value = "no IT load" if figure.ppue is None else f"{figure.ppue:.3f}"
-    return [("Design pPUE", f"{value} (target {doc.basis.ppue_target:g})"), ("pPUE terms", figure.text())]
+    return [("Design pPUE", f"{value} (target {doc.basis.ppue_target:g})")]
 
 
 def ppue_boxes(ctx: Context) -> Iterator[tuple[Rack, float, str]]:

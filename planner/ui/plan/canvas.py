@@ -89,7 +89,7 @@ class PlanCanvas(QGraphicsView):
                 item = self.plan_scene.item_for(self.session.doc.devices[obj_id].rack)
             if item is not None:
                 rect = rect.united(item.sceneBoundingRect())
-        self._centre_on_scene_rect(rect)
+        self._centre_on_scene_rect(rect, MIN_SHOWN_PIXELS)
 
     def centre_on_rect(self, x0: float, y0: float, x1: float, y1: float) -> None:
         """Bring a plan rectangle in metres into view (a line, e.g. a stretch of tray, is fine)."""
@@ -98,10 +98,10 @@ class PlanCanvas(QGraphicsView):
             return
         self._centre_on_scene_rect(rect.adjusted(-m(0.05), -m(0.05), m(0.05), m(0.05)))
 
-    def _centre_on_scene_rect(self, rect: QRectF) -> None:
+    def _centre_on_scene_rect(self, rect: QRectF, min_pixels: float = 0.0) -> None:
         """Centre on ``rect``, zooming out to fit it (with 1 m around) when it does not fit, and in
-        until its smaller side is MIN_SHOWN_PIXELS on screen (a rack a few pixels wide at fit view
-        is not found by looking) as far as it still fits."""
+        until its smaller side is ``min_pixels`` on screen (objects: a rack a few pixels wide at
+        fit view is not found by looking) as far as it still fits."""
         if rect.isEmpty():
             return
         self._set_auto_fit(False)
@@ -110,9 +110,9 @@ class PlanCanvas(QGraphicsView):
             self.fitInView(rect.adjusted(-m(1), -m(1), m(1), m(1)), Qt.AspectRatioMode.KeepAspectRatio)
             return
         side = min(rect.width(), rect.height()) * self.transform().m11()
-        if 0 < side < MIN_SHOWN_PIXELS:
+        if 0 < side < min_pixels:
             fits = min(visible.width() / rect.width(), visible.height() / rect.height())
-            self._zoom(min(MIN_SHOWN_PIXELS / side, fits))
+            self._zoom(min(min_pixels / side, fits))
         self.centerOn(rect.center())
 
     def wheelEvent(self, event) -> None:
