@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from pathlib import Path
 
 from planner import resources_access
+
+CHECKOUT = Path(__file__).resolve().parents[2]
 
 
 def test_without_the_installed_resources_package_the_checkout_folder_is_used(monkeypatch):
@@ -16,6 +19,8 @@ def test_without_the_installed_resources_package_the_checkout_folder_is_used(mon
 
     resources_access._root.cache_clear()
     monkeypatch.setattr(resources, "files", not_installed)
+    # as imported from this checkout (under CI the installed copy is imported: point it here)
+    monkeypatch.setattr(resources_access, "__file__", str(CHECKOUT / "planner" / "resources_access.py"))
     try:
         racks = resources_access.resource("catalog", "racks.json")
         assert json.loads(racks.read_text(encoding="utf-8"))["items"]  # the real catalogue, read from resources/
