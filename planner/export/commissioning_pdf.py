@@ -26,12 +26,9 @@ from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
-    BaseDocTemplate,
     CondPageBreak,
-    Frame,
     KeepTogether,
     PageBreak,
-    PageTemplate,
     Paragraph,
     Spacer,
     Table,
@@ -42,17 +39,15 @@ from planner.asbuilt.verify import progress_text
 from planner.export.common import (
     FONT,
     FONT_BOLD,
-    MARGIN,
-    TITLE_BLOCK_HEIGHT,
     ExportOptions,
     TitleBlock,
     markup,
     markup_lines,
-    page_size,
     register_fonts,
 )
 from planner.export.facility_tables import ppue_table, rack_groups_table
 from planner.export.nccl import ExpectedBusBw, allreduce_rows
+from planner.export.page_setup import titled_document
 from planner.export.pdf_outline import Marked, mark_rows, place_marks
 from planner.export.schedule import cable_rows, rows_by_rack
 from planner.export.selection import selection_note
@@ -437,14 +432,8 @@ def write_commissioning_pdf(doc: Document, out: io.BufferedIOBase, options: Expo
     register_fonts()
     report = build_report(doc)
     options.report(0.05)
-    block = TitleBlock.of(doc, options, TITLE)
-    size = page_size(doc, options)
-    bottom = MARGIN + TITLE_BLOCK_HEIGHT
-    template = BaseDocTemplate(out, pagesize=size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                               bottomMargin=bottom, title=f"{TITLE} — {doc.meta.project}", author=block.author,
-                               creator="Hall Planner", invariant=1)
-    frame = Frame(MARGIN, bottom, size[0] - 2 * MARGIN, size[1] - MARGIN - bottom, id="body")
-    template.addPageTemplates([PageTemplate(id="page", frames=[frame])])
+    titled = titled_document(doc, out, options, TITLE)
+    template, frame, block = titled.template, titled.frame, titled.block
     findings = open_findings(doc)
     width = frame._aW  # the frame less its padding: what a flowable gets
     story: list = [_heading(f"{TITLE} — {doc.meta.project}", H1, width),

@@ -11,17 +11,13 @@ import csv
 import io
 from typing import Any, BinaryIO
 
-from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Paragraph, Spacer
+from reportlab.platypus import Paragraph, Spacer
 
 from planner.export.commissioning_pdf import BODY, H1, H2, data_tables, numbered_canvas
 from planner.export.common import (
-    MARGIN,
-    TITLE_BLOCK_HEIGHT,
     ExportOptions,
-    TitleBlock,
     markup,
     markup_lines,
-    page_size,
     register_fonts,
 )
 from planner.export.facility_tables import (
@@ -37,6 +33,7 @@ from planner.export.facility_tables import (
     rack_groups_table,
     raw,
 )
+from planner.export.page_setup import titled_document
 from planner.export.sheet_text import sheet_text
 from planner.model.document import Document
 from planner.rules.report import build_report
@@ -71,14 +68,8 @@ def write_facility_pdf(doc: Document, out: io.BufferedIOBase, options: ExportOpt
     register_fonts()
     report = build_report(doc)
     options.report(0.3)
-    block = TitleBlock.of(doc, options, TITLE)
-    size = page_size(doc, options, wide=True)
-    bottom = MARGIN + TITLE_BLOCK_HEIGHT
-    template = BaseDocTemplate(out, pagesize=size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                               bottomMargin=bottom, title=f"{TITLE} — {doc.meta.project}", author=block.author,
-                               creator="Hall Planner", invariant=1)
-    frame = Frame(MARGIN, bottom, size[0] - 2 * MARGIN, size[1] - MARGIN - bottom, id="body")
-    template.addPageTemplates([PageTemplate(id="page", frames=[frame])])
+    titled = titled_document(doc, out, options, TITLE, wide=True)
+    template, frame, block = titled.template, titled.frame, titled.block
     width = frame._aW
     story: list = [Paragraph(markup_lines(f"{TITLE} — {doc.meta.project}", H1.fontSize, width, HEADING_LINES,
                                           H1.fontName), H1),

@@ -29,22 +29,19 @@ from typing import Any
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import BaseDocTemplate, Frame, PageBreak, PageTemplate, Paragraph, Spacer
+from reportlab.platypus import PageBreak, Paragraph, Spacer
 
 from planner.commands.comments import OPEN, pin_position, threads, top_level, where
 from planner.export.commissioning_pdf import BODY, H1, H2, SMALL, data_tables, numbered_canvas
 from planner.export.common import (
     FONT,
     FONT_BOLD,
-    MARGIN,
-    TITLE_BLOCK_HEIGHT,
     ExportOptions,
-    TitleBlock,
     markup,
     markup_lines,
-    page_size,
     register_fonts,
 )
+from planner.export.page_setup import titled_document
 from planner.export.pdf_outline import Marked, mark_rows
 from planner.export.plan_drawing import plan_shapes
 from planner.export.review_marks import (
@@ -270,14 +267,8 @@ def write_review_pdf(doc: Document, out: io.BufferedIOBase, options: ExportOptio
     diff = diff_plans(old, doc) if old is not None else None
     options.report(0.5)
     register_fonts()
-    block = TitleBlock.of(doc, options, TITLE)
-    size = page_size(doc, options, wide=True)
-    bottom = MARGIN + TITLE_BLOCK_HEIGHT
-    template = BaseDocTemplate(out, pagesize=size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                               bottomMargin=bottom, title=f"{TITLE} — {doc.meta.project}", author=block.author,
-                               creator="Hall Planner", invariant=1)
-    frame = Frame(MARGIN, bottom, size[0] - 2 * MARGIN, size[1] - MARGIN - bottom, id="body")
-    template.addPageTemplates([PageTemplate(id="page", frames=[frame])])
+    titled = titled_document(doc, out, options, TITLE, wide=True)
+    template, frame, block = titled.template, titled.frame, titled.block
     width = frame._aW
     height = frame._aH - SHEET_HEADING  # what a sheet gets under its heading
     story: list = [_heading(f"{TITLE} — {doc.meta.project}", H1, width),
