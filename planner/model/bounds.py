@@ -236,6 +236,24 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
         "lldp_naming": WORD,
         "protocol": WORD,
         "manufacturer": NAME,
+        "port_connector": WORD,
+        "port_groups": Items(0, 64, "port groups", "storage, in-band and management ports by connector: a "
+                                                   "DGX-class node has 3–5 groups"),
+        "psu_count": Range(1, 100, "", f"PSUs in one device (6 in a DGX-class node, 2 in a switch): {RATED}"),
+        "psu_inlet": WORD,
+        "psu_rating_w": Range(1, 100_000, "W", f"one PSU's rating (3.3 kW in a DGX-class node): {RATED}"),
+        "psu_redundancy": WORD,
+        "coolant_ports": Range(1, 64, "", "coolant quick-disconnect pairs (a supply and a return each): above 0 "
+                                          "(null = none, or not given on a liquid-cooled type)"),
+        "qd_size": WORD,
+    },
+    "PortGroup": {
+        "network": WORD, "connector": WORD,
+        "count": Range(1, 1_024, "", "ports in one group: at least 1 (a DGX-class node has 4 storage ports)"),
+        "speed_gbps": Range(0.01, 100_000, "Gb/s", "port speed: 10 Mb/s (a BMC's slowest) to 1,600 Gb/s today; "
+                                                   "above 0"),
+        "stem": Text(16, "a port name's stem (S, E, BMC, mgmt): the number is added"),
+        "first": Range(0, 1_000, "", "the number of a group's first port (S1: 1, mgmt0: 0)"),
     },
     "MediaType": {
         "key": KEY, "name": NAME, "source": NOTES,

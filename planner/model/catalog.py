@@ -10,6 +10,22 @@ import copy
 import json
 from dataclasses import dataclass, field
 
+from planner.model.ports import (
+    COMPUTE,
+    COOLANT,
+    DEFAULT_STEMS,
+    MGMT_STEM,
+    NETWORKS,
+    POWER,
+    STORAGE_NET,
+    Port,
+    PortGroup,
+    coolant_names,
+    group_names,
+    psu_names,
+    psu_shortfall_w,
+    redundancy_spares,
+)
 from planner.model.typed import build
 from planner.resources_access import resource
 
@@ -27,6 +43,8 @@ BUSBAR = "busbar"
 IN_RACK_KINDS = (NODE, SWITCH, STORAGE, RACK_PDU, RACK_CDU)
 FLOOR_KINDS = (ROW_CDU, CABINET)
 ALL_KINDS = (RACK, NODE, SWITCH, STORAGE, RACK_PDU, RACK_CDU, ROW_CDU, CABINET, BUSBAR)
+#: Kinds that may have coolant quick-disconnects: liquid-cooled devices and the CDUs.
+COOLED_KINDS = (NODE, SWITCH, STORAGE, RACK_CDU, ROW_CDU)
 
 #: Where a device's network ports are (``CatalogItem.port_face``): the rack's front or rear face;
 #: "" = not given, read as the rear (``planner.export.install.DEFAULT_PORT_FACE`` says why).
@@ -85,6 +103,8 @@ class CatalogItem:
     port_cages: int = 0
     ports_per_cage: int = 1
     port_speed_gbps: float = 0.0
+    #: The cages' connector ("OSFP", "QSFP112" …, ``planner.model.ports.CONNECTORS``; "" = not given).
+    port_connector: str = ""
     # Cooling units
     capacity_kw: float = 0.0
     rated_flow_lpm: float = 0.0
@@ -118,6 +138,19 @@ class CatalogItem:
     protocol: str = ""
     #: Who makes it, as NetBox and the devicetype-library name the manufacturer ("" = generic).
     manufacturer: str = ""
+    #: Ports beyond the compute rails: storage, in-band and out-of-band (BMC, management) groups
+    #: (``planner.model.ports.PortGroup``); [] = none given (custom types made before the field).
+    port_groups: list[PortGroup] = field(default_factory=list)
+    #: PSUs: how many (None = not given), the inlet each has ("C14" or "C20"; "" = not given), each
+    #: one's rating in W (None = not given) and the redundancy promised ("5+1", "N+1", "N+N"; "").
+    psu_count: int | None = None
+    psu_inlet: str = ""
+    psu_rating_w: float | None = None
+    psu_redundancy: str = ""
+    #: Liquid-cooled devices and CDUs: quick-disconnect pairs (a supply and a return each; None =
+    #: none, or not given on a liquid-cooled type) and their size ("1/2 in", "12.7 mm", "UQD08").
+    coolant_ports: int | None = None
+    qd_size: str = ""
     custom: bool = False
 
     @property
@@ -125,17 +158,38 @@ class CatalogItem:
         return self.port_cages * self.ports_per_cage
 
     def copy(self) -> CatalogItem:
-        """An independent copy: its own list of HCA names too (``copy.copy`` would share it)."""
+        """An independent copy: its own lists of HCA names and port groups too (``copy.copy``
+        would share them)."""
         twin = copy.copy(self)
         twin.hca_names = list(self.hca_names)
+        twin.port_groups = [group.copy() for group in self.port_groups]
         return twin
 
-    def port_names(self) -> list[str]:
-        """Port names as printed on the hardware.
+    @property
+    def cage_network(self) -> str:
+        """The network of the port cages: a storage node's cages are its storage-fabric ports,
+        every other type's the compute rails."""
+        return STORAGE_NET if self.kind == STORAGE else COMPUTE
 
-        Switches with twin-port cages: ``1/1``, ``1/2`` … ``32/2``; single-port cages: ``1`` … ``N``.
-        GPU nodes: one rail NIC per GPU, ``P1`` … ``P8`` in GPU order.
+    def port_names(self, network: str | None = None) -> list[str]:
+        """Port names as printed on the hardware: of the port cages (no network: the names every
+        cable and file of the rails uses, as before networks existed), or of one network (DESIGN
+        §3 Networks).
+
+        Cages: switches with twin-port cages ``1/1``, ``1/2`` … ``32/2``, single-port cages ``1``
+        … ``N``; GPU nodes one rail NIC per GPU, ``P1`` … ``P8`` in GPU order. They are on
+        ``cage_network``. Storage, in-band and out-of-band groups: ``S1`` … ``S4``, ``E1``,
+        ``BMC``, ``mgmt0``; power: ``PSU1`` …; coolant: ``SUP1``, ``RET1`` …. No name is on two
+        networks of one device (the loader refuses a type whose names meet).
         """
+        if network is not None:
+            if network == POWER:
+                return psu_names(self.psu_count)
+            if network == COOLANT:
+                return coolant_names(self.coolant_ports)
+            cages = self.port_names() if network == self.cage_network else []
+            return cages + [name for group in self.port_groups if group["network"] == network
+                            for name in group_names(group)]
         if self.kind == NODE:
             return [f"P{i}" for i in range(1, self.port_count + 1)]
         if self.ports_per_cage > 1:
@@ -145,6 +199,61 @@ class CatalogItem:
                 for lane in range(1, self.ports_per_cage + 1)
             ]
         return [str(cage) for cage in range(1, self.port_cages + 1)]
+
+    def networks(self) -> tuple[str, ...]:
+        """The networks this type has ports on, in ``planner.model.ports.NETWORKS`` order."""
+        found = {group["network"] for group in self.port_groups if group["count"]}
+        if self.port_count:
+            found.add(self.cage_network)
+        if self.psu_count:
+            found.add(POWER)
+        if self.coolant_ports:
+            found.add(COOLANT)
+        return tuple(network for network in NETWORKS if network in found)
+
+    def ports(self) -> list[Port]:
+        """Every port of this type, network by network: name, network, connector, speed."""
+        found = [Port(name, self.cage_network, self.port_connector, self.port_speed_gbps) for name in self.port_names()]
+        for group in self.port_groups:
+            found += [Port(name, group["network"], group["connector"], group["speed_gbps"])
+                      for name in group_names(group)]
+        found += [Port(name, POWER, self.psu_inlet, 0.0) for name in psu_names(self.psu_count)]
+        found += [Port(name, COOLANT, self.qd_size, 0.0) for name in coolant_names(self.coolant_ports)]
+        return found
+
+    def all_port_names(self) -> list[str]:
+        """The names of every port of every network (distinct: the loader refuses a type whose
+        names meet)."""
+        return [port.name for port in self.ports()]
+
+    def psu_spares(self) -> int | None:
+        """How many PSUs may fail by the redundancy promised ("5+1" → 1, "N+N" of 6 → 3); None
+        when not given or unreadable (the loader refuses unreadable text)."""
+        try:
+            return redundancy_spares(self.psu_redundancy, self.psu_count)
+        except ValueError:
+            return None
+
+    def psu_capacity_w(self, failed: int = 0) -> float | None:
+        """What the PSUs carry with ``failed`` of them out, W (None when the count or rating is
+        not given)."""
+        if not self.psu_count or not self.psu_rating_w:
+            return None
+        return max(0, self.psu_count - failed) * self.psu_rating_w
+
+    def psu_shortfall_w(self) -> float | None:
+        """How many watts of ``power_peak_w`` (the steady draw when no peak is given) the PSUs
+        left after the promised failures cannot carry: 0 when they carry it, None when not given."""
+        return psu_shortfall_w(self)
+
+
+def default_stem(kind: str, network: str) -> tuple[str, int | None]:
+    """The (stem, first number) a new port group of ``network`` takes on a ``kind``: storage
+    ``S1`` …, in-band ``E1`` …, out-of-band ``BMC`` on servers and ``mgmt0`` on switches, PDUs
+    and CDUs."""
+    if network == "oob" and kind not in (NODE, STORAGE):
+        return MGMT_STEM
+    return DEFAULT_STEMS[network]
 
 
 def switch_protocol(item: CatalogItem) -> str:

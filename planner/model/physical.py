@@ -8,6 +8,11 @@ crash one (floor load divides by the rack's footprint). The loader, the custom-t
 design-basis dialog and the outline and feature editors (through ``planner.commands.checks``)
 refuse what this module finds, with one message naming the field, its value and the range; what
 an edit in progress may pass through (a busbar dragged to 0 m) is a finding instead.
+
+Ports beyond the rails (``ports_problem``, issue 21) follow the same line: a refusal for what
+cannot be (port names that meet, "5+1" on four PSUs, PSUs that cannot carry the peak draw with
+all of them working, coolant connections on an air-cooled unit); a redundancy the PSUs cannot
+hold at the peak draw is a validation finding, since vendors promise redundancy at capped power.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from planner.model.bounds import Range, format_number, number_problem
 from planner.model.catalog import (
     BUSBAR,
     CABINET,
+    COOLED_KINDS,
     NODE,
     RACK,
     RACK_CDU,
@@ -28,6 +34,7 @@ from planner.model.catalog import (
     STORAGE,
     SWITCH,
 )
+from planner.model.ports import CONNECTORS, groups_problem, psu_problem, qd_size_mm
 
 #: The widest hall a plan may outline, either way (m). The largest single data halls are a few
 #: hundred metres long (a 131,072-GPU hall of this planner's templates is about 300 m); 2 km is
@@ -40,6 +47,8 @@ MIN_BUSBAR_M = 0.1
 
 _FOOTPRINT = "above 0: floor load divides by the footprint and placement needs a size"
 _MOUNTED = (NODE, SWITCH, STORAGE, RACK_CDU)
+#: Kinds whose compute ports are the rails (``CatalogItem.port_names()``).
+_PORTED = (NODE, SWITCH, STORAGE)
 _ELECTRICAL = (BUSBAR, RACK_PDU, CABINET)
 
 
@@ -99,6 +108,38 @@ def item_problem(item: Any) -> tuple[str, str] | None:
     if kind in (RACK_CDU, ROW_CDU) and item.redundant_pumps >= item.pumps:
         return "redundant_pumps", (f"{format_number(item.redundant_pumps)} of {format_number(item.pumps)} pumps: "
                                    f"at least one pump must run (N+1 is 1 of 2)")
+    return ports_problem(item)
+
+
+def ports_problem(item: Any) -> tuple[str, str] | None:
+    """(field, why) for ports beyond the rails that cannot be (``planner.model.ports``): port
+    groups on a rack, or whose names meet; PSU figures that contradict themselves or cannot carry
+    the peak draw all working; coolant ports on a unit with no liquid to carry, or a QD size
+    that is no size. A refusal only for what cannot be: PSUs that carry the peak with all of
+    them working but not after the failures their redundancy promises are a finding (part 3 of
+    issue 21), as a vendor may promise redundancy at a capped power."""
+    kind = item.kind
+    if item.port_groups and kind == RACK:
+        return "port_groups", "a rack has no ports of its own (its devices and PDUs have them)"
+    if item.port_connector and item.port_connector not in CONNECTORS:
+        return "port_connector", f"{item.port_connector!r} is not one of {', '.join(CONNECTORS)}"
+    compute = item.port_names() if kind in _PORTED else []
+    found = groups_problem(item.port_groups, compute)
+    if found:
+        return found
+    found = psu_problem(item)
+    if found:
+        return found
+    if item.coolant_ports is not None:
+        if kind not in COOLED_KINDS:
+            return "coolant_ports", f"a {kind.replace('_', ' ')} has no coolant connections"
+        if kind in _MOUNTED and kind != RACK_CDU and item.liquid_fraction <= 0:
+            return "coolant_ports", ("an air-cooled unit (liquid-cooled share 0) has no coolant connections; "
+                                     "give its liquid-cooled share first")
+    try:
+        qd_size_mm(item.qd_size)
+    except ValueError as exc:
+        return "qd_size", str(exc)
     return None
 
 

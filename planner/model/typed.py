@@ -96,6 +96,8 @@ def decode_type(hint: Any, found: tuple[Limit, ...] = (), checked: bool = False)
         return hint
     if isinstance(hint, type) and is_dataclass(hint):  # annotations are classes, never instances
         return _mirror(hint, checked)
+    if typing.is_typeddict(hint):
+        return _record_mirror(hint, checked)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
         return typing.Union[tuple(decode_type(a, inner, checked) for a in args)]  # noqa: UP007 (built at run time)
@@ -131,11 +133,23 @@ def _mirror(cls: type, checked: bool = False) -> type[msgspec.Struct]:
     return msgspec.defstruct(name, spec, forbid_unknown_fields=True, gc=False)
 
 
+@cache
+def _record_mirror(cls: type, checked: bool = False) -> type[msgspec.Struct]:
+    """The mirror of a record (a ``TypedDict`` such as ``PortGroup``): every key required, none
+    unknown, each value within its bounds (``BOUNDS[cls.__name__]``). A record is a plain
+    mapping in the model, so a catalogue entry's record writes it as a JSON object."""
+    spec = [(name, decode_type(hint, limits(cls.__name__, name), checked)) for name, hint in _hints(cls).items()]
+    return msgspec.defstruct(f"{cls.__name__}{'Checked' if checked else ''}Json", spec,
+                             forbid_unknown_fields=True, gc=False)
+
+
 # ------------------------------------------------------------ model objects
 @cache
 def model_builder(hint: Any) -> Builder | None:
     """A function turning a value decoded as ``decode_type(hint)`` into the model's value, or
     None when it already is one (no dataclass inside)."""
+    if typing.is_typeddict(hint):
+        return msgspec.structs.asdict
     if isinstance(hint, type) and is_dataclass(hint):
         hints = _hints(hint)
         parts = [model_builder(hints[f.name]) for f in fields(hint)]
@@ -176,15 +190,22 @@ def _text_plan(cls: type) -> tuple[list[tuple[str, bool, str]], list[tuple[str, 
             strings.append((name, multiline, "dict"))
         elif isinstance(hint, type) and is_dataclass(hint):
             nested.append((name, hint, False))
-        elif origin is list and isinstance(args[0], type) and is_dataclass(args[0]):
+        elif origin is list and (typing.is_typeddict(args[0]) or isinstance(args[0], type) and is_dataclass(args[0])):
             nested.append((name, args[0], True))
     return strings, nested
 
 
+def _field_of(name: str) -> Callable[[Any], Any]:
+    """A field of a model object or its mirror, or a key of a record (a plain mapping)."""
+    attribute = attrgetter(name)
+    return lambda obj: obj[name] if type(obj) is dict else attribute(obj)
+
+
 def _gather(objects: list[Any], cls: type, lines: list[str], paragraphs: list[str]) -> None:
     strings, nested = _text_plan(cls)
+    record = typing.is_typeddict(cls)
     for name, multiline, shape in strings:
-        found = map(attrgetter(name), objects)
+        found = map(_field_of(name) if record else attrgetter(name), objects)
         values: Iterable[str] = found
         if shape == "optional":
             values = filter(None, found)
@@ -192,8 +213,8 @@ def _gather(objects: list[Any], cls: type, lines: list[str], paragraphs: list[st
             values = (text for mapping in found for pair in mapping.items() for text in pair)
         (paragraphs if multiline else lines).append("".join(values))
     for name, kind, is_list in nested:
-        held = [item for obj in objects for item in getattr(obj, name)] if is_list else \
-            [getattr(obj, name) for obj in objects]
+        get = _field_of(name) if record else attrgetter(name)
+        held = [item for obj in objects for item in get(obj)] if is_list else [get(obj) for obj in objects]
         _gather(held, kind, lines, paragraphs)
 
 
@@ -317,7 +338,7 @@ def _whole_floats_as_ints(value: Any, hint: Any) -> Any:
     """``value`` with integral floats (3.0) where ``hint`` wants an int, as the format allows."""
     if hint is int:
         return int(value) if type(value) is float and value.is_integer() and abs(value) < 1e18 else value
-    if isinstance(hint, type) and is_dataclass(hint):
+    if isinstance(hint, type) and is_dataclass(hint) or typing.is_typeddict(hint):
         if type(value) is not dict:
             return value
         hints = _hints(hint)
@@ -381,10 +402,21 @@ def build(cls: type, data: Any, path: str) -> Any:
 
 # --------------------------------------------------------- model boundary
 @cache
+def _record_lists(cls: type) -> dict[str, tuple[str, ...]]:
+    """Fields of ``cls`` holding lists of records (``PortGroup``) → the records' float keys."""
+    found = {}
+    for name, hint in _hints(cls).items():
+        args = typing.get_args(hint)
+        if typing.get_origin(hint) is list and typing.is_typeddict(args[0]):
+            found[name] = tuple(key for key, kind in _hints(args[0]).items() if kind is float)
+    return found
+
+
+@cache
 def _float_fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Fields of ``cls`` annotated ``float`` and those holding lists of float pairs (polygons)."""
     hints = _hints(cls)
-    floats = tuple(name for name, hint in hints.items() if hint is float)
+    floats = tuple(name for name, hint in hints.items() if hint is float or hint == float | None)
     points = tuple(name for name, hint in hints.items()
                    if typing.get_origin(hint) is list and typing.get_args(hint)[0] == tuple[float, float])
     return floats, points
@@ -403,6 +435,11 @@ def normalise_value(cls: type, name: str, value: Any) -> Any:
         return float(value)
     if name in points and isinstance(value, list | tuple):
         return as_points(value)
+    keys = _record_lists(cls).get(name)
+    if keys and isinstance(value, list) and any(
+            type(record.get(key)) is int for record in value if isinstance(record, dict) for key in keys):
+        return [{**record, **{key: float(record[key]) for key in keys if type(record.get(key)) is int}}
+                if isinstance(record, dict) else record for record in value]
     return value
 
 

@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from planner.commands import History
 from planner.io import dumps, loads
-from planner.model.catalog import NODE, ROW_CDU
+from planner.model.catalog import NODE, ROW_CDU, SWITCH
 from planner.ui.dialogs.custom_type import CustomTypeDialog
 
 
@@ -66,3 +66,61 @@ def test_missing_source_or_bad_figures_are_refused(example_doc, qtbot, monkeypat
     dlg.accept()
     assert dlg.result() == CustomTypeDialog.DialogCode.Accepted
     assert dlg.item().kind == ROW_CDU and dlg.item().capacity_kw == 1200 and dlg.item().gpus == 0
+
+
+def test_a_custom_node_carries_its_psus_ports_and_coolant_pair_through_the_file(example_doc, qtbot, monkeypatch):
+    said = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda _p, _t, text: said.append(text)))
+    dlg = CustomTypeDialog(example_doc)
+    qtbot.addWidget(dlg)
+    dlg.set_kind(NODE)
+    for widget in (dlg.boxes["psu_count"], dlg.boxes["psu_rating_w"], dlg.boxes["coolant_ports"], dlg.psu_inlet,
+                   dlg.psu_redundancy, dlg.qd_size, *dlg.port_rows.values()):
+        assert dlg.form.isRowVisible(widget)
+    dlg.name.setText("8-GPU node, liquid, 5U, every port")
+    for name, value in {"width_m": 0.44, "depth_m": 0.9, "height_u": 5, "weight_kg": 118, "power_w": 11.5,
+                        "power_peak_w": 12.8, "liquid_fraction": 85, "gpus": 8, "port_cages": 8,
+                        "port_speed_gbps": 400, "psu_count": 6, "psu_rating_w": 3300, "coolant_ports": 1}.items():
+        dlg.boxes[name].setValue(value)
+    dlg.psu_inlet.setCurrentIndex(dlg.psu_inlet.findData("C20"))
+    dlg.psu_redundancy.setText("5+2")
+    dlg.qd_size.setText("UQD08")
+    dlg.port_counts["storage"].setValue(4)
+    dlg.port_counts["inband"].setValue(1)
+    dlg.port_speeds["inband"].setValue(25)
+    dlg.port_connectors["inband"].setCurrentText("SFP28")
+    dlg.port_counts["oob"].setValue(1)
+    dlg.source.setPlainText("Vendor datasheet rev 3, tables 2 and 5")
+    dlg.accept()  # 5+2 is seven PSUs: refused with the field and the model's words
+    assert said[-1] == "psu redundancy: '5+2' is 7 PSUs, the type has 6"
+    dlg.psu_redundancy.setText("5+1")
+    dlg.accept()
+    item = dlg.item()
+    assert (item.psu_count, item.psu_inlet, item.psu_rating_w, item.psu_redundancy) == (6, "C20", 3300.0, "5+1")
+    assert item.psu_spares() == 1 and item.psu_shortfall_w() == 0.0
+    assert (item.coolant_ports, item.qd_size) == (1, "UQD08")
+    assert item.port_names() == [f"P{i}" for i in range(1, 9)]
+    assert item.port_names("storage") == ["S1", "S2", "S3", "S4"] and item.port_names("oob") == ["BMC"]
+    inband = next(g for g in item.port_groups if g["network"] == "inband")
+    assert (inband["connector"], inband["speed_gbps"], item.port_names("inband")) == ("SFP28", 25.0, ["E1"])
+    History(example_doc).push(dlg.command())
+    text = dumps(example_doc)
+    reopened = loads(text)
+    assert reopened.catalog[item.key] == item and dumps(reopened) == text
+
+
+def test_a_custom_switch_gets_a_management_port_and_no_psus_when_not_given(example_doc, qtbot):
+    dlg = CustomTypeDialog(example_doc)
+    qtbot.addWidget(dlg)
+    dlg.set_kind(SWITCH)
+    assert not dlg.form.isRowVisible(dlg.port_rows["storage"]) and dlg.form.isRowVisible(dlg.port_rows["oob"])
+    dlg.name.setText("Leaf 64 x 400G")
+    for name, value in {"width_m": 0.44, "depth_m": 0.66, "height_u": 1, "weight_kg": 14.5, "power_w": 0.75,
+                        "power_peak_w": 1.7, "port_cages": 32, "ports_per_cage": 2, "port_speed_gbps": 400}.items():
+        dlg.boxes[name].setValue(value)
+    dlg.port_counts["oob"].setValue(1)
+    dlg.source.setPlainText("Vendor datasheet")
+    dlg.accept()
+    item = dlg.item()
+    assert item.port_names("oob") == ["mgmt0"] and item.port_names()[:2] == ["1/1", "1/2"]
+    assert (item.psu_count, item.psu_rating_w, item.psu_inlet, item.coolant_ports) == (None, None, "", None)

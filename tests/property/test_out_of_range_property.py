@@ -22,6 +22,7 @@ from planner.model.bounds import BOUNDS, Range, limit_of
 from planner.model.catalog import CatalogItem, builtin_catalog
 from planner.model.objects import COLLECTIONS, Comment, Obstacle, Underlay
 from planner.model.physical import KIND_RANGES
+from planner.model.ports import PortGroup
 
 _ATTR_OF_CLASS = {cls.__name__: attr for attr, cls in COLLECTIONS.values()}
 #: One custom copy of a built-in type per kind, at this index of the file's catalogue.
@@ -31,7 +32,8 @@ _KIND_BASE = {"rack": "rack-600x1200-48u", "node": "node-8gpu-liquid-4u", "switc
 
 
 def _is_int(cls_name: str, name: str) -> bool:
-    cls = {"CatalogItem": CatalogItem, **{c.__name__: c for _a, c in COLLECTIONS.values()}}.get(cls_name)
+    cls = {"CatalogItem": CatalogItem, "PortGroup": PortGroup,
+           **{c.__name__: c for _a, c in COLLECTIONS.values()}}.get(cls_name)
     if cls is None:
         from planner.model.basis import DesignBasis
         cls = DesignBasis
@@ -89,6 +91,10 @@ def _place(data: dict, cls_name: str, name: str, value: object, kind_index: int)
     if cls_name == "CatalogItem":
         data["catalog"][kind_index][name] = value
         return f"$.catalog[{kind_index}].{name}"
+    if cls_name == "PortGroup":  # the first port group of the first custom type that has any
+        index = next(i for i, entry in enumerate(data["catalog"]) if entry["port_groups"])
+        data["catalog"][index]["port_groups"][0][name] = value
+        return f"$.catalog[{index}].port_groups[0].{name}"
     attr = _ATTR_OF_CLASS[cls_name]
     data[attr][0][name] = value
     return f"$.{attr}[0].{name}"

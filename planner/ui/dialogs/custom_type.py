@@ -17,9 +17,11 @@ from PySide6.QtWidgets import (
     QDialog,
     QDoubleSpinBox,
     QFormLayout,
+    QHBoxLayout,
     QLineEdit,
     QMessageBox,
     QPlainTextEdit,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -40,9 +42,19 @@ from planner.model.catalog import (
     STORAGE,
     SWITCH,
     CatalogItem,
+    default_stem,
 )
 from planner.model.document import Document
-from planner.ui.dialogs.parts import bounded_spin, ok_cancel, text_problem_for
+from planner.model.ports import (
+    CONNECTORS,
+    INBAND,
+    OOB,
+    PSU_INLETS,
+    STORAGE_NET,
+    PortGroup,
+    port_group,
+)
+from planner.ui.dialogs.parts import bounded_line, bounded_spin, ok_cancel, text_problem_for
 
 KIND_LABELS = {
     NODE: "GPU node", SWITCH: "Switch", STORAGE: "Storage node", RACK_PDU: "Rack PDU (0U)",
@@ -53,6 +65,14 @@ _POWERED = (*IN_RACK_KINDS, ROW_CDU)
 _PORTED = (NODE, SWITCH, STORAGE)
 _COOLING = (RACK_CDU, ROW_CDU)
 _ELECTRICAL = (RACK_PDU, CABINET, BUSBAR)
+_PSUS = (NODE, SWITCH, STORAGE, RACK_CDU)
+_COOLED = (NODE, SWITCH, STORAGE, RACK_CDU, ROW_CDU)
+#: The port groups the form offers: network → (label, kinds, default connector, default speed Gb/s).
+NETWORK_ROWS = {
+    STORAGE_NET: ("Storage ports", (NODE, STORAGE), "QSFP112", 400.0),
+    INBAND: ("In-band ports", (NODE, STORAGE), "RJ45", 10.0),
+    OOB: ("BMC / management ports", (NODE, SWITCH, STORAGE, RACK_PDU, RACK_CDU, ROW_CDU), "RJ45", 1.0),
+}
 PROTOCOL_LABELS = {INFINIBAND: "InfiniBand", ETHERNET: "Ethernet (RoCEv2)"}
 
 
@@ -96,13 +116,17 @@ FIELDS = (
     FieldSpec("phases", "Phases", "", _ELECTRICAL, 0),
     FieldSpec("tapoff_rating_a", "Tap-off rating", "A", (BUSBAR,), 0),
     FieldSpec("tapoff_whip_m", "Tap-off whip reach", "m", (BUSBAR,), 2),
+    FieldSpec("psu_count", "PSUs", "", _PSUS, 0),
+    FieldSpec("psu_rating_w", "PSU rating, each", "W", _PSUS, 0),
+    FieldSpec("coolant_ports", "Coolant QD pairs", "", _COOLED, 0),
 )
 #: Fields a type may leave out (None in the catalogue), and what the box shows then: its lowest
 #: value, one step under the field's range, stands for "not given".
 OPTIONAL = {"max_load_kg": "not rated", "max_power_kw": "not rated", "voltage_v": "the plan's voltage",
-            "tapoff_rating_a": "not rated", "tapoff_whip_m": "not given"}
+            "tapoff_rating_a": "not rated", "tapoff_whip_m": "not given", "psu_count": "not given",
+            "psu_rating_w": "not given", "coolant_ports": "none"}
 #: CatalogItem fields that hold whole numbers (the rest of the form's fields are floats).
-INT_FIELDS = frozenset(f.name for f in fields(CatalogItem) if f.type in (int, "int"))
+INT_FIELDS = frozenset(f.name for f in fields(CatalogItem) if f.type in (int, "int", "int | None"))
 
 
 def slug(text: str) -> str:
@@ -146,6 +170,7 @@ class CustomTypeDialog(QDialog):
         self.protocol.setCurrentIndex(self.protocol.findData(
             ETHERNET if doc.basis.fabric_kind == ETHERNET else INFINIBAND))
         self.form.addRow("Protocol", self.protocol)
+        self._ports_rows()
         self.form.addRow("Source of figures", self.source)
         self.kind.currentIndexChanged.connect(self._show_fields)
         buttons = ok_cancel(self)
@@ -155,6 +180,41 @@ class CustomTypeDialog(QDialog):
         self._item: CatalogItem | None = None
         self._show_fields()
 
+    def _ports_rows(self) -> None:
+        """Rows for the ports beyond the rails: PSU inlet and redundancy, the QD size, and a count,
+        connector and speed per network (``planner.model.ports``)."""
+        self.psu_inlet = QComboBox()
+        self.psu_inlet.addItem("not given", "")
+        for inlet, outlet in PSU_INLETS.items():
+            self.psu_inlet.addItem(f"{inlet} (cord {outlet})", inlet)
+        self.form.addRow("PSU inlet", self.psu_inlet)
+        self.psu_redundancy = bounded_line("CatalogItem", "psu_redundancy")
+        self.psu_redundancy.setPlaceholderText("e.g. 5+1, N+1, N+N (empty: not given)")
+        self.form.addRow("PSU redundancy", self.psu_redundancy)
+        self.qd_size = bounded_line("CatalogItem", "qd_size")
+        self.qd_size.setPlaceholderText("e.g. 1/2 in, 12.7 mm, UQD08 (empty: not given)")
+        self.form.addRow("QD size", self.qd_size)
+        self.port_counts: dict[str, QSpinBox] = {}
+        self.port_connectors: dict[str, QComboBox] = {}
+        self.port_speeds: dict[str, QDoubleSpinBox] = {}
+        self.port_rows: dict[str, QWidget] = {}
+        for network, (label, _kinds, connector, speed) in NETWORK_ROWS.items():
+            count = QSpinBox()
+            count.setRange(0, 1_024)
+            count.setSuffix(" ports")
+            plug = QComboBox()
+            plug.addItems(CONNECTORS)
+            plug.setCurrentText(connector)
+            rate = bounded_spin("PortGroup", "speed_gbps", speed, "Gb/s", 2)
+            row = QWidget()
+            line = QHBoxLayout(row)
+            line.setContentsMargins(0, 0, 0, 0)
+            for widget in (count, plug, rate):
+                line.addWidget(widget)
+            self.port_counts[network], self.port_connectors[network], self.port_speeds[network] = count, plug, rate
+            self.port_rows[network] = row
+            self.form.addRow(label, row)
+
     def set_kind(self, kind: str) -> None:
         self.kind.setCurrentIndex(self.kind.findData(kind))
 
@@ -163,7 +223,27 @@ class CustomTypeDialog(QDialog):
         for spec in FIELDS:
             self.form.setRowVisible(self.boxes[spec.name], kind in spec.kinds)
         self.form.setRowVisible(self.protocol, kind == SWITCH)
+        self.form.setRowVisible(self.psu_inlet, kind in _PSUS)
+        self.form.setRowVisible(self.psu_redundancy, kind in _PSUS)
+        self.form.setRowVisible(self.qd_size, kind in _COOLED)
+        for network, (_label, kinds, _connector, _speed) in NETWORK_ROWS.items():
+            self.form.setRowVisible(self.port_rows[network], kind in kinds)
         self.adjustSize()
+
+    def _port_groups(self, kind: str) -> list[PortGroup]:
+        """The port groups the form gives: one per network with ports, named as that network's
+        ports are on this kind (``S1`` …, ``E1`` …, ``BMC`` or ``mgmt0``)."""
+        groups = []
+        for network, (_label, kinds, _connector, _speed) in NETWORK_ROWS.items():
+            count = self.port_counts[network].value()
+            if kind not in kinds or count < 1:
+                continue
+            stem, first = default_stem(kind, network)
+            if first is None and count > 1:  # several BMC ports: BMC1, BMC2
+                first = 1
+            groups.append(port_group(network, self.port_connectors[network].currentText(), count,
+                                     self.port_speeds[network].value(), stem, first))
+        return groups
 
     # ------------------------------------------------------------------ result
     def _build(self) -> CatalogItem:
@@ -204,7 +284,13 @@ class CustomTypeDialog(QDialog):
             key = f"custom-{slug(name)}-{number}"
             number += 1
         protocol = self.protocol.currentData() if kind == SWITCH else ""
-        return CatalogItem(key=key, kind=kind, name=name, source=source, custom=True, protocol=protocol, **values)
+        if kind in _PSUS:
+            values["psu_inlet"] = self.psu_inlet.currentData()
+            values["psu_redundancy"] = self.psu_redundancy.text().strip()
+        if kind in _COOLED and values.get("coolant_ports"):
+            values["qd_size"] = self.qd_size.text().strip()
+        return CatalogItem(key=key, kind=kind, name=name, source=source, custom=True, protocol=protocol,
+                           port_groups=self._port_groups(kind), **values)
 
     def accept(self) -> None:
         try:

@@ -111,3 +111,21 @@ def test_messages_name_value_range_and_unit():
     assert text_problem("\ud800", BOUNDS["Meta"]["notes"]).startswith("holds a lone surrogate (U+D800)")
     assert text_problem("Zürich 机房 قاعة", BOUNDS["Rack"]["name"]) is None  # any script is text
     assert field_problem("Zone", "polygon", [(0.0, 0.0), (1.0, 1.0)]) == "2 corners, at least 3"
+
+
+def test_port_groups_have_their_bounds_and_the_bundled_ones_fit():
+    from planner.model.ports import PortGroup
+
+    hints = typing.get_type_hints(PortGroup)
+    table = BOUNDS["PortGroup"]
+    assert set(table) == set(hints)
+    for name, hint in hints.items():
+        entry = table[name]
+        have = {type(x) for x in (entry if isinstance(entry, tuple) else (entry,))}
+        assert _kinds(hint) <= have, name
+    for item in builtin_catalog().items.values():
+        for group in item.port_groups:
+            for name, value in group.items():
+                assert field_problem("PortGroup", name, value) is None, (item.key, name)
+    for name in ("psu_count", "psu_rating_w", "coolant_ports"):  # not given is null, never 0
+        assert BOUNDS["CatalogItem"][name].low > 0
