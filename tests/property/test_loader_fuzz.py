@@ -192,7 +192,7 @@ _COLLECTION_CLASS = {name: hint for name, hint in typing.get_type_hints(HallFile
 #: words the loader checks: changing them is a refusal, tested in tests/unit/io.
 _REFERENCES = {"id", "type", "rack", "feed_a", "feed_b", "cdu", "a_device", "b_device", "a_port", "b_port",
                "side", "rotation", "kind", "key", "redundancy", "load_basis", "fluid", "floor_method", "units",
-               "paper", "ashrae_class", "format", "version", "custom"}
+               "paper", "ashrae_class", "format", "version", "custom", "state", "status"}
 _TEXT = st.characters(blacklist_categories=("Cc", "Cs"))
 _SPECIAL = ["", " ", "=SUM(A1)", "+1", "-1", "@x", "\t", "R01 ↔ R02", "שלום עולם", "مرحبا", "\u202eevil",
             "机柜一", "한국어", "😀👍🏽", "<b>&amp;</b>", "'; DROP TABLE racks; --", "%s%n", "{0}", "\\server\\share",
