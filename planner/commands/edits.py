@@ -35,7 +35,8 @@ from planner.model.catalog import (
 from planner.model.document import Document, natural_key, prefix_of
 from planner.model.geometry import extents
 from planner.model.labels import cable_label
-from planner.model.objects import BusbarRun, Device, FloorUnit, Link, Rack
+from planner.model.objects import ASSIGNED, BusbarRun, Device, FloorUnit, Link, Rack
+from planner.model.references import reference_of, why_not_target
 from planner.text import plural
 
 _DEVICE_STEMS = {NODE: "N", SWITCH: "SW", STORAGE: "ST", RACK_PDU: "PDU", RACK_CDU: "CDU"}
@@ -49,7 +50,6 @@ ROW_GAP_M = 0.1
 _NOUNS = {"rack": "rack", "fu": "floor unit", "bus": "busbar", "dev": "device", "link": "cable",
           "ho": "hand-off", "zone": "zone", "obs": "obstacle", "door": "door"}
 _FLOOR_NOUNS = {ROW_CDU: "row CDU", CABINET: "power cabinet"}
-_FIELD_WORDS = {"feed_a": "feed A", "feed_b": "feed B", "cdu": "CDU loop"}
 
 
 # ------------------------------------------------------------- undo texts
@@ -428,22 +428,13 @@ def assign(doc: Document, rack_ids: Iterable[str], field: str, target: str | Non
 
     The text names the racks and the target: "Set CDU loop of R01 to CDU-01", "Assign 2 racks
     to feed A BB-A01", "Clear feed B of R03"."""
-    if field not in ("feed_a", "feed_b", "cdu"):
+    reference = reference_of(Rack, field)
+    if reference is None or reference.ref.hold != ASSIGNED:
         raise Refusal(f"cannot assign {field}")
-    if target is not None:
-        if field == "cdu":
-            ok = target in doc.floor_units and doc.catalog[doc.floor_units[target].type].kind == "row_cdu"
-            ok = ok or (target in doc.devices and doc.catalog[doc.devices[target].type].kind == RACK_CDU)
-            if not ok:
-                raise Refusal(f"{target} is not a CDU")
-        else:
-            if target not in doc.busbars:
-                raise Refusal(f"{target} is not a busbar")
-            side = "A" if field == "feed_a" else "B"
-            if doc.busbars[target].side != side:
-                raise Refusal(f"{doc.busbars[target].name} is on side {doc.busbars[target].side}, not {side}")
+    if target is not None and (why := why_not_target(doc, reference, target)) is not None:
+        raise Refusal(why)
     values = {rid: {field: target} for rid in rack_ids if getattr(doc.racks[rid], field) != target}
-    label = _FIELD_WORDS[field]
+    label = reference.ref.word
     racks = [doc.racks[rid] for rid in values]
     if target is None:
         text = f"Clear {label} of {subject(doc, racks)}"

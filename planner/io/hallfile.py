@@ -31,6 +31,7 @@ from planner.model.objects import (
     CABLE_STATES,
     COLLECTIONS,
     COMMENT_STATUSES,
+    NOTE,
     ROTATIONS,
     SIDES,
     UNDERLAY_KINDS,
@@ -38,6 +39,7 @@ from planner.model.objects import (
     Point,
 )
 from planner.model.physical import basis_problem, item_problem, outline_problem, polygon_problem
+from planner.model.references import Reference, all_references, in_targets, references_of
 from planner.model.typed import (
     Builder,
     SchemaError,
@@ -303,15 +305,9 @@ def _references_hold(doc: Document) -> bool:
             if key not in items or items[key].kind not in kinds:
                 return False
     racks, units, devices = doc.racks.values(), doc.floor_units.values(), doc.devices
-    feeds = {rack.feed_a for rack in racks} | {rack.feed_b for rack in racks}
-    feeds.discard(None)
-    cdus = {rack.cdu for rack in racks}
-    cdus.discard(None)
     if not ({rack.rotation for rack in racks} | {unit.rotation for unit in units} <= set(ROTATIONS)
             and {bus.side for bus in doc.busbars.values()} <= set(SIDES)
-            and all(feed in doc.busbars for feed in feeds)
-            and all(cdu in doc.floor_units or cdu in devices for cdu in cdus)
-            and all(rack in doc.racks for rack in {device.rack for device in devices.values()})
+            and all(_targets_hold(doc, reference) for reference in _HELD)
             and {link.state for link in doc.links.values()} <= set(CABLE_STATES)
             and {note.status for note in doc.comments.values()} <= set(COMMENT_STATUSES)
             and {under.kind for under in doc.underlays.values()} <= set(UNDERLAY_KINDS)):
@@ -338,17 +334,13 @@ def _report_reference(doc: Document) -> None:
     for index, rack in enumerate(doc.racks.values()):
         path = f"$.racks[{index}]"
         _require(rack.rotation in ROTATIONS, f"{path}.rotation", "must be 0, 90, 180 or 270")
-        for name in ("feed_a", "feed_b"):
-            ref = getattr(rack, name)
-            _require(ref is None or ref in doc.busbars, f"{path}.{name}", _wrong_reference(doc, ref, "busbar"))
-        _require(rack.cdu is None or rack.cdu in doc.floor_units or rack.cdu in doc.devices,
-                 f"{path}.cdu", _wrong_reference(doc, rack.cdu, "CDU"))
+        _require_references(doc, path, rack)
     for index, unit in enumerate(doc.floor_units.values()):
         _require(unit.rotation in ROTATIONS, f"$.floor_units[{index}].rotation", "must be 0, 90, 180 or 270")
     for index, bus in enumerate(doc.busbars.values()):
         _require(bus.side in SIDES, f"$.busbars[{index}].side", "must be A or B")
     for index, device in enumerate(doc.devices.values()):
-        _require(device.rack in doc.racks, f"$.devices[{index}].rack", f"no rack {device.rack!r}")
+        _require_references(doc, f"$.devices[{index}]", device)
     for index, note in enumerate(doc.comments.values()):
         _require(note.status in COMMENT_STATUSES, f"$.comments[{index}].status", "must be open or resolved")
     for index, under in enumerate(doc.underlays.values()):
@@ -357,17 +349,35 @@ def _report_reference(doc: Document) -> None:
     for index, link in enumerate(doc.links.values()):
         _require(link.state in CABLE_STATES, f"$.links[{index}].state",
                  f"must be one of {', '.join(CABLE_STATES)}")
+        _require_references(doc, f"$.links[{index}]", link)
         for end in ("a", "b"):
             device_id = getattr(link, f"{end}_device")
-            linked = doc.devices.get(device_id)
-            if linked is None:
-                raise SchemaError(f"$.links[{index}].{end}_device", f"no device {device_id!r}")
+            linked = doc.devices[device_id]
             ports = ports_of_type.get(linked.type)
             if ports is None:
                 ports = ports_of_type[linked.type] = set(doc.catalog[linked.type].port_names())
             port = getattr(link, f"{end}_port")
             if port not in ports:
                 raise SchemaError(f"$.links[{index}].{end}_port", f"{device_id} has no port {port!r}")
+
+
+#: The references a file must hold true: owned and assigned ones (a comment may outlive its object).
+_HELD = tuple(r for r in all_references() if r.ref.hold != NOTE)
+
+
+def _targets_hold(doc: Document, reference: Reference) -> bool:
+    """Whether every id the reference field holds, over its collection, names a possible target."""
+    values = {getattr(obj, reference.field) for obj in getattr(doc, reference.attr).values()}
+    values.discard(None)
+    return all(in_targets(doc, reference, value) for value in values)
+
+
+def _require_references(doc: Document, path: str, obj: Any) -> None:
+    for reference in references_of(type(obj)):
+        value = getattr(obj, reference.field)
+        if reference.ref.hold != NOTE and value is not None:
+            _require(in_targets(doc, reference, value), f"{path}.{reference.field}",
+                     _wrong_reference(doc, value, reference.ref.noun))
 
 
 _KIND_WORDS = {"zone": "a floor zone", "obs": "an obstacle", "door": "a door", "ho": "a hand-off point",

@@ -38,11 +38,14 @@ from planner.model.objects import (
     Underlay,
     Zone,
 )
+from planner.model.references import assignable, reference_names
 from planner.model.typed import as_points, normalise, normalise_value
 
 _ID_PATTERN = re.compile(r"^([a-z]+)-(\d+)$")
 #: Value types ``set_fields`` stores as given (anything else may be a whole number for a float).
 _AS_GIVEN = frozenset({float, str, type(None), bool})
+#: The fields of a cable that name its devices: the index of links by device follows them.
+_LINK_ENDS = reference_names(Link)
 
 
 @cache
@@ -311,7 +314,7 @@ class Document:
             self._devices_by_rack.get(obj.rack, set()).discard(obj_id)
             self._devices_by_rack.setdefault(values["rack"], set()).add(obj_id)
         if isinstance(obj, Link):
-            for end in ("a_device", "b_device"):
+            for end in _LINK_ENDS:
                 if end in values:
                     self._links_by_device.get(getattr(obj, end), set()).discard(obj_id)
         for name, value in values.items():
@@ -336,10 +339,12 @@ class Document:
         return []
 
     def references_to(self, obj_id: str) -> list[tuple[str, str]]:
-        """(rack id, field) pairs that point at a busbar or floor unit, cleared when it goes."""
-        refs = []
-        for rack in self.racks.values():
-            for name in ("feed_a", "feed_b", "cdu"):
-                if getattr(rack, name) == obj_id:
-                    refs.append((rack.id, name))
+        """(object id, field) pairs assigned to ``obj_id`` (a rack's feeds on a busbar, its loop on
+        a CDU: ``Ref.hold`` ASSIGNED), cleared when it goes."""
+        refs: list[tuple[str, str]] = []
+        for attr, cls in COLLECTIONS.values():
+            names = [r.field for r in assignable(cls)]
+            if names:
+                refs.extend((obj.id, name) for obj in getattr(self, attr).values()
+                            for name in names if getattr(obj, name) == obj_id)
         return refs

@@ -6,9 +6,54 @@ commands refer to objects by id only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
+
+from planner.model.catalog import RACK_CDU, ROW_CDU
 
 Point = tuple[float, float]
+
+#: How an object holds the object a reference names (``Ref.hold``):
+#: it lives in it and goes with it (a device in its rack, a cable on its devices) …
+OWNED = "owned"
+#: … it was assigned to it, and the assignment is cleared when it goes (a rack's feeds, CDU loop) …
+ASSIGNED = "assigned"
+#: … or it points at it and may outlive it (a comment on an object, a reply to a comment).
+NOTE = "note"
+#: The key of a reference field's ``Ref`` in the dataclass field's metadata.
+REF = "ref"
+
+
+@dataclass(frozen=True)
+class Ref:
+    """What a field holding another object's id may name: declared once, on the field, and read
+    by everything that follows, checks, copies or names references (``planner.model.references``).
+    """
+
+    #: The collections (Document attributes) the id may be in; () = any object.
+    to: tuple[str, ...]
+    hold: str
+    #: What it names, in words ("busbar"), and the field in words ("feed A").
+    noun: str
+    word: str
+    #: Catalogue kinds the target must be, and the busbar side it must be on, when that matters.
+    kinds: tuple[str, ...] = ()
+    side: str = ""
+    #: The relation in a sentence, ``{obj}`` and ``{target}`` by name; "" = "{obj}'s <field> is …".
+    says: str = ""
+    #: Fields that are one choice with it (a device's rack, U and type); () = the field alone.
+    moves_with: tuple[str, ...] = ()
+    #: What a conflict on it is listed under; "" = the field's name.
+    label: str = ""
+
+
+def refers(**declared: Any) -> dict[str, Ref]:
+    """The metadata of a dataclass field that holds another object's id: ``field(metadata=refers(…))``."""
+    return {REF: Ref(**declared)}
+
+
+#: A cable's two ends: one choice, whichever of the four fields changes.
+CABLE_ENDS = ("a_device", "a_port", "b_device", "b_port")
 
 
 @dataclass
@@ -78,9 +123,12 @@ class Rack:
     y: float
     rotation: int = 0
     row: str = ""
-    feed_a: str | None = None
-    feed_b: str | None = None
-    cdu: str | None = None
+    feed_a: str | None = field(default=None, metadata=refers(
+        to=("busbars",), hold=ASSIGNED, noun="busbar", word="feed A", side="A"))
+    feed_b: str | None = field(default=None, metadata=refers(
+        to=("busbars",), hold=ASSIGNED, noun="busbar", word="feed B", side="B"))
+    cdu: str | None = field(default=None, metadata=refers(
+        to=("floor_units", "devices"), hold=ASSIGNED, noun="CDU", word="CDU loop", kinds=(ROW_CDU, RACK_CDU)))
     phases: str = "L1L2L3"
     notes: str = ""
 
@@ -96,7 +144,9 @@ class Device:
     id: str
     type: str
     name: str
-    rack: str
+    rack: str = field(metadata=refers(
+        to=("racks",), hold=OWNED, noun="rack", word="rack", says="{obj} is in rack {target}",
+        moves_with=("rack", "u", "type")))
     u: int
     role: str = ""
     su: int = 0
@@ -142,9 +192,13 @@ class Link:
     """A cable between two device ports, with its routed and stock length."""
 
     id: str
-    a_device: str
+    a_device: str = field(metadata=refers(
+        to=("devices",), hold=OWNED, noun="device", word="end A", says="{obj} ends on {target}",
+        moves_with=CABLE_ENDS, label="end A"))
     a_port: str
-    b_device: str
+    b_device: str = field(metadata=refers(
+        to=("devices",), hold=OWNED, noun="device", word="end B", says="{obj} ends on {target}",
+        moves_with=CABLE_ENDS, label="end B"))
     b_port: str
     tier: str = ""
     rail: int = 0
@@ -168,10 +222,11 @@ class Comment:
     date: str = ""
     x: float = 0.0
     y: float = 0.0
-    target: str = ""
+    target: str = field(default="", metadata=refers(
+        to=(), hold=NOTE, noun="object", word="target", says="{obj} is on {target}"))
     status: str = "open"
-    reply_to: str = ""
-
+    reply_to: str = field(default="", metadata=refers(
+        to=("comments",), hold=NOTE, noun="comment", word="reply to", says="{obj} answers {target}"))
 
 @dataclass
 class Underlay:

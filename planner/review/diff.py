@@ -35,6 +35,7 @@ from planner.commands.comments import pin_position
 from planner.model.document import Document, natural_key
 from planner.model.labels import cable_label
 from planner.model.objects import COLLECTIONS, Comment, Device, Link
+from planner.model.references import REFERENCE_FIELDS
 from planner.review.consequences import PlanState, figures_delta, findings_delta, plan_states
 
 #: The kind word of each collection in the diff, in the order lists are sorted.
@@ -49,8 +50,6 @@ POSITION_FIELDS: dict[str, tuple[str, ...]] = {
     "dev": ("rack", "u"), "bus": ("x1", "y1", "x2", "y2"), "door": ("x1", "y1", "x2", "y2"),
     "zone": ("polygon",), "obs": ("polygon",), "ho": ("x", "y"), "cmt": ("x", "y"),
 }
-#: Fields whose value is the id of another object, shown by that object's name.
-REFERENCE_FIELDS = frozenset({"feed_a", "feed_b", "cdu", "rack", "target", "reply_to"})
 _CABLE_ENDS = ("a_device", "a_port", "b_device", "b_port")
 _COMMENT_NAME_CHARS = 40
 

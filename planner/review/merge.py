@@ -45,6 +45,7 @@ from planner.model.catalog import builtin_catalog
 from planner.model.document import Document, id_numbers, natural_key
 from planner.model.objects import (
     COLLECTIONS,
+    NOTE,
     BusbarRun,
     Comment,
     Device,
@@ -55,6 +56,7 @@ from planner.model.objects import (
     Rack,
     Underlay,
 )
+from planner.model.references import REFERENCE_FIELDS, reference_names, references_of
 from planner.review.merge_checks import (
     ATTR_OF_PREFIX,
     Objects,
@@ -88,12 +90,6 @@ _GROUPS: dict[type, tuple[tuple[str, tuple[str, ...]], ...]] = {
 #: sides changed them differently (each re-routed after its own moves) the merge keeps ours and
 #: lists the cable in ``MergeResult.reroute``, to be routed again in the merged plan (the CLI does).
 _DERIVED = "route"
-#: Fields holding the id of another object.
-_REFERENCES: dict[type, tuple[str, ...]] = {
-    Device: ("rack",), Link: ("a_device", "b_device"), Rack: ("feed_a", "feed_b", "cdu"),
-    Comment: ("target", "reply_to"),
-}
-_REFERENCE_FIELDS = frozenset(name for names in _REFERENCES.values() for name in names)
 
 
 @dataclass
@@ -245,7 +241,7 @@ def _renumbering(b: Objects, o: Objects, t: Objects) -> dict[str, str]:
     while grew:  # the same content pointing at a renumbered object is another object
         grew = False
         for key, (_mine, theirs) in both.items():
-            if key not in clash and any(getattr(theirs, r) in clash for r in _REFERENCES.get(type(theirs), ())):
+            if key not in clash and any(getattr(theirs, r) in clash for r in reference_names(type(theirs))):
                 clash.add(key)
                 grew = True
     mapping: dict[str, str] = {}
@@ -270,7 +266,7 @@ def _rewritten(t: Objects, mapping: dict[str, str]) -> Objects:
         return t
     out: Objects = {"catalog": t["catalog"]}
     for attr in ATTRS:
-        refs = _REFERENCES.get(CLASS_OF_ATTR[attr], ())
+        refs = reference_names(CLASS_OF_ATTR[attr])
         objects: dict[str, Any] = {}
         for key, obj in t[attr].items():
             values = {r: mapping[v] for r in refs if (v := getattr(obj, r)) in mapping}
@@ -454,7 +450,7 @@ class _Merge:
     def _shown(self, value: Any, name: str = "") -> str:
         if isinstance(value, dict):
             return ", ".join(f"{k}={self._shown(v, k)}" for k, v in value.items())
-        if name in _REFERENCE_FIELDS and isinstance(value, str) and value:
+        if name in REFERENCE_FIELDS and isinstance(value, str) and value:
             attr = ATTR_OF_PREFIX.get(value.split("-", 1)[0])
             return self.s.name_of(attr, value) if attr else value
         if value is None:
@@ -472,11 +468,13 @@ def _comment_notes(s: Sides) -> list[str]:
     object goes, a reply whose comment went shows as a comment), but worth a word."""
     notes = []
     merged = s.merged
-    for comment in sorted(merged["comments"].values(), key=lambda c: natural_key(c.id)):
-        for name, what in (("target", "is on"), ("reply_to", "answers")):
-            ref = getattr(comment, name)
-            attr = ATTR_OF_PREFIX.get(ref.split("-", 1)[0]) if ref else None
-            if attr and ref not in merged[attr] and (ref in s.ours[attr] or ref in s.theirs[attr]):
-                notes.append(f"comment {s.name('comments', comment)!r} ({comment.id}) {what} "
-                             f"{s.name_of(attr, ref)}, which {s.gone(attr, ref)}")
+    for holder in ATTRS:
+        loose = [r for r in references_of(CLASS_OF_ATTR[holder]) if r.ref.hold == NOTE]
+        for obj in sorted(merged[holder].values(), key=lambda c: natural_key(c.id)) if loose else ():
+            for reference in loose:
+                ref = getattr(obj, reference.field)
+                attr = ATTR_OF_PREFIX.get(ref.split("-", 1)[0]) if ref else None
+                if attr and ref not in merged[attr] and (ref in s.ours[attr] or ref in s.theirs[attr]):
+                    who = f"{kind_of(holder)} {s.name(holder, obj)!r} ({obj.id})"
+                    notes.append(f"{reference.sentence(who, s.name_of(attr, ref))}, which {s.gone(attr, ref)}")
     return notes

@@ -34,15 +34,17 @@ from planner.model.bounds import NAME
 from planner.model.catalog import BUSBAR, FLOOR_KINDS, IN_RACK_KINDS, RACK, CatalogItem
 from planner.model.document import Document, natural_key, prefix_of
 from planner.model.labels import SEPARATOR, end_label
-from planner.model.objects import COLLECTIONS, Comment, Device, Link
+from planner.model.objects import COLLECTIONS, NOTE, Comment, Device, Link
+from planner.model.references import reference_fields, references_of
 
 #: (collection attribute, id or catalogue key, fields concerned or None: its existence only).
 Involved = tuple[str, str, tuple[str, ...] | None]
 #: A collection attribute → id → object; "catalog" holds the custom types by key.
 Objects = dict[str, dict[str, Any]]
 
-ENDS = ("a_device", "a_port", "b_device", "b_port")
-PLACE = ("rack", "u", "type")
+#: A cable's ends, and a device's place, are each one choice (as their references declare).
+ENDS = reference_fields(Link, "a_device")
+PLACE = reference_fields(Device, "rack")
 _TYPED = (("racks", (RACK,)), ("devices", IN_RACK_KINDS), ("floor_units", FLOOR_KINDS), ("busbars", (BUSBAR,)))
 ATTR_OF_PREFIX = {prefix: attr for prefix, (attr, _cls) in COLLECTIONS.items()}
 _SERIES = re.compile(r"(.*?)(\d+)")
@@ -166,32 +168,20 @@ def _touched(s: Sides, attr: str) -> list[Any]:
 
 
 def _references(s: Sides) -> Iterator[Problem]:
-    m = s.merged
-    racks, devices, busbars, units = m["racks"], m["devices"], m["busbars"], m["floor_units"]
-    for device in _touched(s, "devices"):
-        if device.rack not in racks:
-            yield Problem(("rack", device.id), "rack",
-                          f"{s.name('devices', device)} is in rack {s.name_of('racks', device.rack)}, "
-                          f"which {s.gone('racks', device.rack)}",
-                          [("devices", device.id, PLACE), ("racks", device.rack, None)])
-    for link in _touched(s, "links"):
-        for end, device_id in (("A", link.a_device), ("B", link.b_device)):
-            if device_id not in devices:
-                yield Problem(("end", link.id, end), f"end {end}",
-                              f"{s.name('links', link)} ends on {s.name_of('devices', device_id)}, "
-                              f"which {s.gone('devices', device_id)}",
-                              [("links", link.id, ENDS), ("devices", device_id, None)])
-    for rack in _touched(s, "racks"):
-        for name in ("feed_a", "feed_b", "cdu"):
-            target = getattr(rack, name)
-            if target is None or target in (units if name == "cdu" else busbars) or \
-                    (name == "cdu" and target in devices):
-                continue
-            attr = ATTR_OF_PREFIX.get(prefix_of(target), "busbars")
-            yield Problem(("ref", rack.id, name), name,
-                          f"{rack.name}'s {name.replace('_', ' ')} is {s.name_of(attr, target)}, "
-                          f"which {s.gone(attr, target)}",
-                          [("racks", rack.id, (name,)), (attr, target, None)])
+    """References the file cannot hold: an owned or assigned id naming nothing in the merge (a
+    device in a deleted rack, a cable on a deleted device, a feed on a deleted busbar)."""
+    for attr, cls in COLLECTIONS.values():
+        held = [r for r in references_of(cls) if r.ref.hold != NOTE]
+        for obj in _touched(s, attr) if held else ():
+            for reference in held:
+                target = getattr(obj, reference.field)
+                if target is None or any(target in s.merged[to] for to in reference.ref.to):
+                    continue
+                where = ATTR_OF_PREFIX.get(prefix_of(target), reference.ref.to[0])
+                yield Problem(("ref", obj.id, reference.field), reference.label,
+                              f"{reference.sentence(s.name(attr, obj), s.name_of(where, target))}, "
+                              f"which {s.gone(where, target)}",
+                              [(attr, obj.id, reference.ref.moves_with or (reference.field,)), (where, target, None)])
 
 
 def _types(s: Sides) -> Iterator[Problem]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from planner.model.document import Document, natural_key
 from planner.model.objects import COLLECTIONS
+from planner.model.references import REFERENCE_WORDS
 from planner.review.consequences import FIGURE_KINDS, PlanState, plan_state
 from planner.review.diff import (
     KIND_OF_PREFIX,
@@ -28,8 +29,7 @@ NOUNS = {"zone": "zone", "obstacle": "obstacle", "door": "door", "handoff": "han
          "floor_unit": "floor unit", "busbar": "busbar", "device": "device", "comment": "comment",
          "underlay": "underlay", "basis": "design basis", "title": "title block", "outline": "hall outline",
          "type": "equipment type", "feed": "feed", "cdu": "CDU"}
-_FIELD_WORDS = {"feed_a": "feed A", "feed_b": "feed B", "cdu": "CDU loop", "length_m": "length",
-                "stock_m": "stock length", "state_note": "state note", "reply_to": "reply to"}
+_FIELD_WORDS = {**REFERENCE_WORDS, "length_m": "length", "stock_m": "stock length", "state_note": "state note"}
 _UNITS = {"length_m": " m", "stock_m": " m", "rotation": "°"}
 
 

@@ -35,21 +35,24 @@ from PySide6.QtWidgets import (
 )
 
 from planner.commands import Change, Command, Refusal, SetFields
-from planner.commands.edits import assign, move_device
+from planner.commands.edits import assign, move_device, object_name
 from planner.model.bounds import Range, Text, limit_of
-from planner.model.catalog import RACK_CDU, ROW_CDU, SWITCH
+from planner.model.catalog import RACK_CDU, SWITCH
 from planner.model.document import Document, natural_key, prefix_of
-from planner.model.objects import ROLES, ROTATIONS, BusbarRun, Device, FloorUnit, Rack
+from planner.model.objects import COLLECTIONS, ROLES, ROTATIONS, BusbarRun, Device, FloorUnit, Rack
+from planner.model.references import Reference, assignable, why_not_target
 from planner.ui.display_units import from_display, length_unit, to_display
 from planner.ui.session import DocumentSession
 
 FiguresProvider = Callable[[Document, str], list[tuple[str, str]]]
 SEVERAL = "(several)"
 NONE_TEXT = "(none)"
-_ASSIGN_FIELDS = ("feed_a", "feed_b", "cdu")
+#: A rack's assignments (feeds, CDU loop), as their references declare them.
+_ASSIGNED = {r.field: r for r in assignable(Rack)}
+_ASSIGN_FIELDS = tuple(_ASSIGNED)
 _LABELS = {"name": "Name", "hostname": "Hostname", "type": "Type", "x": "Position x", "y": "Position y",
-           "rotation": "Rotation (°)", "u": "U position", "role": "Switch role", "row": "Row", "feed_a": "Feed A",
-           "feed_b": "Feed B", "cdu": "CDU loop", "notes": "Notes"}
+           "rotation": "Rotation (°)", "u": "U position", "role": "Switch role", "row": "Row",
+           **{name: r.ref.word[0].upper() + r.ref.word[1:] for name, r in _ASSIGNED.items()}, "notes": "Notes"}
 
 
 def _number(value: Any) -> str:
@@ -180,25 +183,25 @@ class PropertiesDock(QDockWidget):
         if change.catalog:
             self._choice_cache.clear()
             return True
-        prefixes = {prefix_of(i) for i in change.touched}
+        touched = {COLLECTIONS[p][0] for p in {prefix_of(i) for i in change.touched} if p in COLLECTIONS}
         dropped = False
-        if "bus" in prefixes:
-            for name in ("feed_a", "feed_b"):
-                dropped = self._choice_cache.pop(name, None) is not None or dropped
-        cdus = self._choice_cache.get("cdu")
-        if cdus is not None and ("fu" in prefixes or self._changes_rack_cdus(change, {v for _t, v in cdus})):
-            del self._choice_cache["cdu"]
-            dropped = True
+        for name, choices in list(self._choice_cache.items()):
+            reference = _ASSIGNED[name]
+            if touched & set(reference.ref.to) - {"devices"} or \
+                    ("devices" in reference.ref.to and self._changes_devices(change, reference, choices)):
+                del self._choice_cache[name]
+                dropped = True
         return dropped
 
-    def _changes_rack_cdus(self, change: Change, listed: set[str]) -> bool:
-        """Whether an edit touches a listed rack CDU, adds one, or renames a rack ("CDU1 in R01")."""
-        devices, catalog = self.doc.devices, self.doc.catalog
+    def _changes_devices(self, change: Change, reference: Reference, choices: list[tuple[str, Any]]) -> bool:
+        """Whether an edit touches a listed device choice, adds one (a rack CDU), or renames a rack
+        (choices read "CDU1 in R01"): other device edits leave device choices as they are."""
+        devices, listed = self.doc.devices, {v for _t, v in choices}
         for obj_id in change.touched:
             prefix = prefix_of(obj_id)
             if obj_id in listed or (prefix == "rack" and "name" in change.modified.get(obj_id, ())):
                 return True
-            if prefix == "dev" and obj_id in devices and catalog[devices[obj_id].type].kind == RACK_CDU:
+            if prefix == "dev" and obj_id in devices and why_not_target(self.doc, reference, obj_id) is None:
                 return True
         return False
 
@@ -294,16 +297,13 @@ class PropertiesDock(QDockWidget):
         return [(f"{r}°", r) for r in ROTATIONS]
 
     def _assign_choices(self, name: str) -> list[tuple[str, Any]]:
-        """The busbars of one side, or every CDU (row CDUs and rack CDUs), by name."""
-        doc = self.doc
-        if name in ("feed_a", "feed_b"):
-            side = "A" if name == "feed_a" else "B"
-            buses = sorted((b for b in doc.busbars.values() if b.side == side), key=lambda b: natural_key(b.name))
-            return [(NONE_TEXT, None)] + [(b.name, b.id) for b in buses]
-        cdus = [(u.name, u.id) for u in doc.floor_units.values() if doc.catalog[u.type].kind == ROW_CDU]
-        cdus += [(f"{d.name} in {doc.racks[d.rack].name}", d.id) for d in doc.devices.values()
-                 if doc.catalog[d.type].kind == RACK_CDU and d.rack in doc.racks]
-        return [(NONE_TEXT, None)] + sorted(cdus, key=lambda c: natural_key(c[0]))
+        """What the field may be assigned to, by name (the busbars of one side; every CDU, row
+        CDUs and rack CDUs "CDU1 in R01"), as its reference declares."""
+        doc, reference = self.doc, _ASSIGNED[name]
+        found = [(object_name(doc, obj), obj.id) for attr in reference.ref.to for obj in getattr(doc, attr).values()
+                 if why_not_target(doc, reference, obj.id) is None
+                 and (not isinstance(obj, Device) or obj.rack in doc.racks)]
+        return [(NONE_TEXT, None)] + sorted(found, key=lambda c: natural_key(c[0]))
 
     def _fill_combo(self, name: str, combo: QComboBox, objs: list[Any], shared: Any, mixed: bool) -> None:
         choices = self._choices(name, objs)

@@ -32,6 +32,7 @@ from planner.io import HallFileError, loads
 from planner.io.hallfile import HallFileContent
 from planner.model.bounds import Range, Text, limits
 from planner.model.physical import BASIS_ORDER, KIND_RANGES, MAX_HALL_M
+from planner.model.references import REFERENCE_FIELDS
 from planner.resources_access import example_hall_path
 from planner.rules.engine import validate
 from planner.rules.report import build_report
@@ -190,9 +191,9 @@ def test_a_mutated_example_loads_or_is_refused_and_what_loads_goes_everywhere(mu
 _COLLECTION_CLASS = {name: hint for name, hint in typing.get_type_hints(HallFileContent).items()}
 #: Fields whose value must name something (an id, a catalogue key, a port) or be one of a few
 #: words the loader checks: changing them is a refusal, tested in tests/unit/io.
-_REFERENCES = {"id", "type", "rack", "feed_a", "feed_b", "cdu", "a_device", "b_device", "a_port", "b_port",
-               "side", "rotation", "kind", "key", "redundancy", "load_basis", "fluid", "floor_method", "units",
-               "paper", "ashrae_class", "format", "version", "custom", "state", "status"}
+_REFERENCES = {"id", "type", "a_port", "b_port", "side", "rotation", "kind", "key", "redundancy", "load_basis",
+               "fluid", "floor_method", "units", "paper", "ashrae_class", "format", "version", "custom", "state",
+               "status"} | REFERENCE_FIELDS
 _TEXT = st.characters(blacklist_categories=("Cc", "Cs"))
 _SPECIAL = ["", " ", "=SUM(A1)", "+1", "-1", "@x", "\t", "R01 ↔ R02", "שלום עולם", "مرحبا", "\u202eevil",
             "机柜一", "한국어", "😀👍🏽", "<b>&amp;</b>", "'; DROP TABLE racks; --", "%s%n", "{0}", "\\server\\share",

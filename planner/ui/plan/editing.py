@@ -21,6 +21,7 @@ from planner.model.catalog import BUSBAR, FLOOR_KINDS, IN_RACK_KINDS, RACK, ROW_
 from planner.model.document import Document, natural_key, prefix_of
 from planner.model.geometry import extents
 from planner.model.objects import BusbarRun, Device, FloorUnit, HandOff, Rack
+from planner.model.references import follow_copies
 from planner.rules.figures import tapoff_reach
 from planner.ui.plan.units import TILE_M, to_model
 
@@ -95,25 +96,17 @@ class Clipboard:
             clone = copy.deepcopy(original)
             clone.id = doc.new_id(prefix_of(original.id))
             new_ids[original.id] = clone.id
-            if isinstance(clone, Device):
-                clone.rack = new_ids[original.rack]
-            elif isinstance(clone, BusbarRun):
+            if isinstance(clone, BusbarRun):
                 clone.x1, clone.y1 = round(clone.x1 + dx, 6), round(clone.y1 + dy, 6)
                 clone.x2, clone.y2 = round(clone.x2 + dx, 6), round(clone.y2 + dy, 6)
-            else:
+            elif not isinstance(clone, Device):  # a device goes with its rack (references below)
                 clone.x, clone.y = round(clone.x + dx, 6), round(clone.y + dy, 6)
             if not isinstance(clone, Device):
                 clone.name = self._fresh_name(doc, clone, taken)
                 taken.add(clone.name)
             result.append(clone)
         for clone in result:
-            if isinstance(clone, Rack):
-                for field in ("feed_a", "feed_b", "cdu"):
-                    target = getattr(clone, field)
-                    if target in new_ids:
-                        setattr(clone, field, new_ids[target])
-                    elif target and target not in doc:
-                        setattr(clone, field, None)
+            follow_copies(clone, new_ids, doc)
         pasted = [o for o in result if not isinstance(o, Device)]
         return AddObjects(result, text=f"Paste {edits.subject(doc, pasted)}")
 

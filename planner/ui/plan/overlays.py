@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from planner.model.document import Document, prefix_of
 from planner.model.objects import FloorUnit, Rack
+from planner.model.references import assignable
 from planner.ui.plan.items import (
     EDGE_PEN,
     FRONT_PEN,
@@ -61,6 +62,10 @@ def nearest_on_segment(px: float, py: float, x1: float, y1: float, x2: float, y2
     return x1 + t * dx, y1 + t * dy
 
 
+#: A rack's assignments to busbars (its feeds), as their references declare them.
+_FEEDS = tuple(r.field for r in assignable(Rack) if r.ref.to == ("busbars",))
+
+
 def rack_assignment_lines(doc: Document, rack: Rack) -> list[tuple[str, str, QLineF]]:
     """(target id, field, line) for a rack's feed and loop assignments that have a target."""
     lines = []
@@ -68,7 +73,7 @@ def rack_assignment_lines(doc: Document, rack: Rack) -> list[tuple[str, str, QLi
     # start each line off the rack's centre so its name stays readable
     starts = {"feed_a": (rack.x - ex / 4, rack.y), "feed_b": (rack.x + ex / 4, rack.y),
               "cdu": (rack.x, rack.y + ey / 4)}
-    for field in ("feed_a", "feed_b"):
+    for field in _FEEDS:
         bus = doc.busbars.get(getattr(rack, field) or "")
         if bus is not None:
             sx, sy = starts[field]
