@@ -1,8 +1,10 @@
-"""Render the main window offscreen on the bundled example hall: docs/main-window.png.
+"""Render the main window offscreen at 1920 × 1080 on the bundled example hall, its fabric
+generated, the Cables dock showing and rack R03 selected: docs/main-window.png.
 
 Run from the repository root: ``python packaging/screenshot.py [OUT.png]``. The README's
 screenshot comes from here, never drawn by hand. Settings and app data go to a temporary
-folder so the picture does not depend on (or change) the user's own.
+folder, so the window opens as on a first start (the default dock sizes for its size) and the
+picture does not depend on (or change) the user's own.
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QSettings, QStandardPaths
 
+from planner.fabric import generate_fabric
+from planner.fabric.sizing import default_switch
 from planner.ui.app import EXAMPLE_NAME, application, load_example
 from planner.ui.main_window import MainWindow
 from planner.ui.session import DocumentSession
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "docs" / "main-window.png"
-SIZE = (1600, 1000)
+SIZE = (1920, 1080)
 SELECTED = "rack-3"
 
 
@@ -32,16 +36,21 @@ def render(out: Path) -> Path:
         QSettings.setDefaultFormat(QSettings.Format.IniFormat)
         QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, scratch)
         app = application()
-        window = MainWindow(DocumentSession(load_example()))
+        doc = load_example()
+        window = MainWindow(DocumentSession(doc))
         window.files.untitled_name = EXAMPLE_NAME
         window.update_title()
         window.resize(*SIZE)
         window.show()
+        window.session.push(generate_fabric(doc, default_switch(doc), doc.basis.oversubscription, "middle"))
+        for _ in range(5):
+            app.processEvents()
         window.session.select({SELECTED})
         app.processEvents()
         window.plan_view.fit_to_hall()
         window.plan_view.cursor_moved.emit(4.4, 4.8)
-        app.processEvents()
+        for _ in range(5):
+            app.processEvents()
         out.parent.mkdir(parents=True, exist_ok=True)
         if not window.grab().save(str(out)):
             raise OSError(f"could not write {out}")

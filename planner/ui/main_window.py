@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QMessageBox, QUndoView
 
 from planner import __version__
@@ -23,6 +23,7 @@ from planner.ui.dialogs.custom_type import CustomTypeDialog
 from planner.ui.dialogs.hall_features import HallFeaturesDialog
 from planner.ui.dialogs.title_block import TitleBlockDialog
 from planner.ui.display_units import length_unit, to_display
+from planner.ui.dock_strip import arrange_strip, separator
 from planner.ui.elevation.dock import ElevationDock
 from planner.ui.files import FileController
 from planner.ui.parts import Part
@@ -81,7 +82,9 @@ RIGHT_WIDTH = 340
 ELEVATION_HEIGHT = 532
 PROPERTIES_HEIGHT = 610
 FINDINGS_ROWS = 6.5
-FINDINGS_SHARE = 0.58
+#: A window wider than 1400 px gives the palette up to this share of the extra width, for whole
+#: names (the strip under the plan: ``planner.ui.dock_strip``).
+PALETTE_SHARE = 0.5
 
 
 def _plain(title: str) -> str:
@@ -196,12 +199,17 @@ class MainWindow(QMainWindow):
         self.undo_dock.setObjectName("undo_dock")
         undo_view = QUndoView(self.session.undo_stack)
         undo_view.setEmptyLabel("<opened plan>")
+        undo_view.setWordWrap(True)  # "Generate fabric (…; 512 cables: kept …)" reads whole in the column
+        undo_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.undo_dock.setWidget(undo_view)
         self.add_dock(self.undo_dock)
 
     def _arrange_docks(self) -> None:
-        """Default dock sizes, once the extensions have added theirs (a saved layout overrides)."""
-        self.resizeDocks([self.palette_dock, self.properties_dock], [LEFT_WIDTH, RIGHT_WIDTH],
+        """Default dock sizes, once the extensions have added theirs and again at the size the
+        window is first shown at (a saved layout overrides)."""
+        left = LEFT_WIDTH + max(0, min(self.palette_widget.wanted_width() - LEFT_WIDTH,
+                                       round((self.width() - 1400) * PALETTE_SHARE)))
+        self.resizeDocks([self.palette_dock, self.properties_dock], [left, RIGHT_WIDTH],
                          Qt.Orientation.Horizontal)
         column = self.height() - self.menuBar().sizeHint().height() - self.statusBar().sizeHint().height()
         tree = self.palette_widget.tree
@@ -222,10 +230,8 @@ class MainWindow(QMainWindow):
             self.resizeDocks([findings], [height], Qt.Orientation.Vertical)
             cables = self.cable_dock if type(self).cable_dock.provided(self) else None
             if cables is not None and self.dockWidgetArea(cables) == self.dockWidgetArea(findings):
-                width = self.width() - LEFT_WIDTH - RIGHT_WIDTH
-                self.resizeDocks([findings, cables], [round(width * FINDINGS_SHARE),
-                                                      round(width * (1 - FINDINGS_SHARE))],
-                                 Qt.Orientation.Horizontal)
+                width = self.width() - left - RIGHT_WIDTH - 2 * separator(self)
+                arrange_strip(self, findings, cables, width, cables.wanted_width(), height)
 
     def _build_status_bar(self) -> None:
         self._cursor_label = QLabel("")
@@ -352,10 +358,17 @@ class MainWindow(QMainWindow):
         geometry = settings.value("window/geometry")
         state = settings.value("window/state")
         self._geometry_restored = geometry is not None
+        self._arrange_on_show = state is None
         if geometry is not None:
             self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._arrange_on_show:  # the default dock sizes for the size it opens at
+            self._arrange_on_show = False
+            self._arrange_docks()
 
     def show_as_last_time(self) -> None:
         """Show the window where it was when it last closed; the first time, fill the screen (the
@@ -363,6 +376,10 @@ class MainWindow(QMainWindow):
         if self._geometry_restored:
             self.show()
         else:
+            # the screen's size before the window manager maximises it, and where none does
+            available = self.screen().availableGeometry()
+            if available.size().expandedTo(self.minimumSizeHint()) == available.size():
+                self.setGeometry(available)
             self.showMaximized()
 
     def closeEvent(self, event: QCloseEvent) -> None:

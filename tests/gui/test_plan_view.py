@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 
 from planner.commands import SetFields, SetOutline, edits
 from planner.model.document import Document
-from planner.ui.plan.overlays import nice_length
+from planner.ui.plan.scale_bar import nice_length
 from planner.ui.plan.units import snap_m, to_scene
 from planner.ui.plan.view import PlanView
 

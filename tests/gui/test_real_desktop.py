@@ -39,11 +39,11 @@ CHILD_TIMEOUT_S = 40
 
 
 @contextmanager
-def xvfb_display(log_path: Path):
+def xvfb_display(log_path: Path, screen: str = SCREEN):
     """Start Xvfb on the first free display (it reports the number on a pipe); stop it after."""
     read_fd, write_fd = os.pipe()
     with open(log_path, "wb") as log:
-        server = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", SCREEN,
+        server = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", screen,
                                    "-nolisten", "tcp"],
                                   pass_fds=(write_fd,), stdin=subprocess.DEVNULL, stdout=log, stderr=log)
     os.close(write_fd)
@@ -105,19 +105,65 @@ def test_a_missing_tool_fails_in_ci_and_skips_elsewhere(ci, expected):
     require_prerequisites(environ, which=lambda tool: f"/usr/bin/{tool}")  # all there: neither
 
 
+def xcb_environment(display: str, tmp_path: Path) -> dict[str, str]:
+    """The child's environment: Qt on xcb at ``display``, no scaling, settings and app data of its
+    own under ``tmp_path`` (so a first start is a first start)."""
+    env = dict(os.environ)
+    for name in ("WAYLAND_DISPLAY", "QT_SCALE_FACTOR", "QT_SCREEN_SCALE_FACTORS",
+                 "QT_AUTO_SCREEN_SCALE_FACTOR", "QT_ENABLE_HIGHDPI_SCALING"):
+        env.pop(name, None)
+    env.update(QT_QPA_PLATFORM="xcb", DISPLAY=display, PYTHONFAULTHANDLER="1",
+               XDG_RUNTIME_DIR=str(tmp_path / "runtime"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"))
+    (tmp_path / "runtime").mkdir(mode=0o700, exist_ok=True)
+    return env
+
+
+def _run_child(argv: list[str], env: dict[str, str], cwd: Path) -> dict:
+    try:
+        child = subprocess.run([sys.executable, __file__, *argv], check=False, env=env, cwd=cwd,
+                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=CHILD_TIMEOUT_S)
+    except subprocess.TimeoutExpired as exc:
+        stderr = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr
+        pytest.fail(f"the xcb child did not finish within {CHILD_TIMEOUT_S} s; its stderr:\n{stderr}")
+    detail = f"exit code {child.returncode}\nstdout:\n{child.stdout}\nstderr:\n{child.stderr}"
+    lines = [line for line in child.stdout.splitlines() if line.startswith("{")]
+    assert child.returncode == 0 and lines, f"the xcb child failed: {detail}"
+    result = json.loads(lines[-1])
+    result["detail"] = detail
+    return result
+
+
+#: Where the second start's window is put before it closes (x, y, width, height).
+NORMAL_GEOMETRY = (60, 40, 1280, 800)
+
+
+@pytest.mark.xcb
+def test_first_start_fills_a_1920_screen_and_the_next_opens_as_closed(tmp_path):
+    """Issue 20: with no saved settings the window opens maximised, its frame the screen's
+    available geometry (even with no window manager to maximise it); closed at another geometry,
+    it reopens there on the next start."""
+    require_prerequisites()
+    with xvfb_display(tmp_path / "xvfb.log", "1920x1080x24") as display:
+        env = xcb_environment(display, tmp_path)
+        first = _run_child(["--geometry", "first"], env, tmp_path)
+        second = _run_child(["--geometry", "again"], env, tmp_path)
+    for result in (first, second):
+        assert result["platform"] == "xcb" and result["error"] is None, result["detail"]
+    assert first["available"] == [0, 0, 1920, 1080], first["detail"]
+    assert first["maximized"], first["detail"]
+    assert first["frame"] == first["available"], first["detail"]
+    assert first["closed_at"] == list(NORMAL_GEOMETRY), first["detail"]
+    assert not second["maximized"], second["detail"]
+    assert second["geometry"] == list(NORMAL_GEOMETRY), second["detail"]
+
+
 @pytest.mark.xcb
 def test_palette_drop_and_undo_with_real_x_events(tmp_path):
     require_prerequisites()
     started = time.monotonic()
     with xvfb_display(tmp_path / "xvfb.log") as display:
-        env = dict(os.environ)
-        for name in ("WAYLAND_DISPLAY", "QT_SCALE_FACTOR", "QT_SCREEN_SCALE_FACTORS",
-                     "QT_AUTO_SCREEN_SCALE_FACTOR", "QT_ENABLE_HIGHDPI_SCALING"):
-            env.pop(name, None)
-        env.update(QT_QPA_PLATFORM="xcb", DISPLAY=display, PYTHONFAULTHANDLER="1",
-                   XDG_RUNTIME_DIR=str(tmp_path / "runtime"),
-                   XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"))
-        (tmp_path / "runtime").mkdir(mode=0o700)
+        env = xcb_environment(display, tmp_path)
         try:
             child = subprocess.run([sys.executable, __file__, str(PLAN), str(DROP_AT_M[0]), str(DROP_AT_M[1])],
                                    check=False, env=env, cwd=tmp_path, stdin=subprocess.DEVNULL,
@@ -275,7 +321,55 @@ def _child(plan_path: str, x_m: float, y_m: float) -> dict:
     return result
 
 
+def _geometry_child(phase: str) -> dict:
+    """Open the window as ``planner`` does (show_as_last_time) on the example hall and report its
+    geometry; the first start then closes it at NORMAL_GEOMETRY (saving it), the next as it is."""
+    from PySide6.QtCore import QCoreApplication, QEventLoop, QRect
+    from PySide6.QtWidgets import QApplication
+
+    from planner.ui.app import application, load_example
+    from planner.ui.main_window import MainWindow
+    from planner.ui.session import DocumentSession
+
+    def rect(r) -> list[int]:
+        return [r.x(), r.y(), r.width(), r.height()]
+
+    def wait(predicate, timeout_s: float) -> bool:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+            if predicate():
+                return True
+            time.sleep(0.01)
+        return predicate()
+
+    result: dict = {"platform": None, "error": None}
+    app = application()
+    result["platform"] = QApplication.platformName()
+    window = MainWindow(DocumentSession(load_example()))
+    window.show_as_last_time()
+    if not wait(lambda: window.windowHandle() is not None and window.windowHandle().isExposed(), 10):
+        result["error"] = "the main window was never exposed"
+        return result
+    wait(lambda: False, 0.5)  # let a window manager (if any) and the layout settle
+    result.update(available=rect(window.screen().availableGeometry()), frame=rect(window.frameGeometry()),
+                  geometry=rect(window.geometry()), maximized=window.isMaximized())
+    if phase == "first":
+        window.showNormal()
+        window.setGeometry(QRect(*NORMAL_GEOMETRY))
+        wait(lambda: rect(window.geometry()) == list(NORMAL_GEOMETRY), 3)
+        result["closed_at"] = rect(window.geometry())
+    window.session.undo_stack.setClean()
+    window.close()  # saves the geometry
+    wait(lambda: False, 0.1)
+    del app
+    return result
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--geometry":
+        print(json.dumps(_geometry_child(sys.argv[2])), flush=True)
+        sys.exit(0)
     outcome = _child(sys.argv[1], float(sys.argv[2]), float(sys.argv[3]))
     print(json.dumps(outcome), flush=True)
     sys.exit(0)

@@ -54,6 +54,7 @@ from planner.fabric.routing import route
 from planner.model.objects import CABLE_STATES
 from planner.ui.cables.actions import CableActions
 from planner.ui.cables.index import COLUMNS, NUMERIC, PLAN_ORDER, STATE, CableIndex, Update
+from planner.ui.fit import columns_width, dock_chrome, fit_columns
 from planner.ui.session import DocumentSession
 
 _ROOT = QModelIndex()
@@ -73,6 +74,10 @@ _SIGNAL_LIMIT = 32
 _BULK = 2000
 #: Search texts (or label keys) built per idle tick before the first filter or sort (~5 ms).
 _CHUNK = 4096
+#: Rows read to size the columns (not 98k), and a cell per column as wide as a hall's may be.
+FIT_ROWS = 200
+TYPICAL = ("R101-U01-N1-P1 ↔ R105-U01-L1-32/1", "R101 U42 L1 32/1", "R105 U42 S1 64/2", "leaf-spine", "8",
+           "sr4", "123.45", "100.00", "labelled")
 #: The state filter's choices: (text, the states shown; empty is every state).
 STATE_FILTERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("All states", ()),
@@ -370,8 +375,9 @@ class CableDock(QDockWidget):
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, width in enumerate((250, 150, 150, 80, 40, 50, 70, 65, 90)):
-            self.table.setColumnWidth(column, width)
+        self.table.verticalHeader().setResizeContentsPrecision(FIT_ROWS)  # the first rows size the columns
+        self._fitted = False
+        fit_columns(self.table, TYPICAL)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         body = QWidget()
         layout = QVBoxLayout(body)
@@ -394,6 +400,10 @@ class CableDock(QDockWidget):
         session.selection_changed.connect(self._selection_changed)
         self._update_count()
 
+    def wanted_width(self) -> int:
+        """Dock width that shows every column whole beside a vertical scroll bar."""
+        return columns_width(self.table) + dock_chrome(self)
+
     def showEvent(self, event: QShowEvent) -> None:
         """Start building the search texts once the dock is on screen (not while the plan opens)."""
         super().showEvent(event)
@@ -410,6 +420,9 @@ class CableDock(QDockWidget):
 
     def _update_count(self, *args: object) -> None:
         total, shown = self.model.total(), self.model.rowCount()
+        if shown and not self._fitted:  # the first rows: the columns fit their cells too
+            self._fitted = True
+            fit_columns(self.table, TYPICAL)
         self.count.setText(f"{total:,} cables" if shown == total else f"{shown:,} of {total:,} cables")
 
     def _state_filter_changed(self, _index: int) -> None:

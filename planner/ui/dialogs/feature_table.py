@@ -27,9 +27,12 @@ from PySide6.QtWidgets import (
 from planner.model.bounds import field_problem
 from planner.model.geometry import bounds_of
 from planner.model.objects import Point
+from planner.ui.fit import scroll_bar_extent
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 POLYGON_ROLE = Qt.ItemDataRole.UserRole + 1
+#: The widest number a cell is made room for before it is typed (a coordinate, a rating).
+TYPICAL_NUMBER = "−1234.56"
 
 
 @dataclass
@@ -77,8 +80,15 @@ class FeatureTable(QWidget):
         self.rect_columns = rect_columns
         self.table = QTableWidget(0, len(columns))
         self.table.setHorizontalHeaderLabels([c.header for c in columns])
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # every column as wide as its header and cells; what is left goes to the name, so no
+        # coordinate column takes the table and squeezes the next (the outline's x and y)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(False)
+        header.setMinimumSectionSize(self.fontMetrics().horizontalAdvance(TYPICAL_NUMBER) + 16)  # room to type
+        stretch = self.stretch_column()
+        if stretch is not None:
+            header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
         add = QPushButton(add_text)
@@ -92,6 +102,18 @@ class FeatureTable(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.table)
         layout.addLayout(buttons)
+
+    def stretch_column(self) -> int | None:
+        """The column given the table's spare width: the name, if the table has one."""
+        return next((i for i, c in enumerate(self.columns) if c.header == "Name"), None)
+
+    def wanted_width(self) -> int:
+        """Width of the table (frame and scroll bar included) with every column as wide as its
+        header and cells: the name's too, which otherwise gets only what is left."""
+        table, header = self.table, self.table.horizontalHeader()
+        columns = sum(max(header.sectionSizeHint(c), table.sizeHintForColumn(c), header.minimumSectionSize())
+                      for c in range(table.columnCount()))
+        return columns + scroll_bar_extent(table) + 2 * table.frameWidth()
 
     def add_row(self, obj_id: str | None, values: list[Any], polygon: list[Point] | None = None) -> int:
         """Append a row; ``polygon`` marks a non-rectangular shape whose bounds are read-only."""

@@ -120,7 +120,11 @@ class HallFeaturesDialog(QDialog):
         layout.addWidget(hint)
         layout.addWidget(buttons)
         self.tabs = tabs
-        self.resize(880, 480)
+        # wide enough for the widest table's columns whole (the zones': ten of them)
+        tables = (self.outline, self.obstacles, self.zones, self.doors, self.handoffs)
+        inner = tables[0].layout()
+        chrome = 2 * layout.contentsMargins().left() + 2 * (inner.contentsMargins().left() if inner else 0) + 8
+        self.resize(max(880, max(t.wanted_width() for t in tables) + chrome), 480)
 
     def show_object(self, obj_id: str) -> None:
         """Open at the tab and row of a feature (a double-click on it on the plan)."""

@@ -10,8 +10,9 @@ from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import QGraphicsView, QStyleOptionGraphicsItem, QWidget
 
 from planner.model.geometry import extents
+from planner.ui.plan import scale_bar
 from planner.ui.plan.items import FootprintItem
-from planner.ui.plan.overlays import BATCH_BELOW_LOD, paint_scale_bar
+from planner.ui.plan.overlays import BATCH_BELOW_LOD
 from planner.ui.plan.route import RouteItem
 from planner.ui.plan.scene import PlanScene
 from planner.ui.plan.units import SCENE_PER_M, m, snap_m, to_scene
@@ -40,6 +41,7 @@ class PlanCanvas(QGraphicsView):
         self._route: RouteItem | None = None
         self._route_ends: tuple[str, ...] = ()
         self._snap = True
+        self._scale_box: QRectF | None = None
         self._set_auto_fit(True)
 
     # ------------------------------------------------------------------- zoom
@@ -198,6 +200,16 @@ class PlanCanvas(QGraphicsView):
         self.centerOn(rect.center())
         self.viewport().update()
     # -------------------------------------------------------------- scale bar
+    def scale_bar_rect(self) -> QRectF:
+        """Where the scale bar is drawn (viewport pixels): clear of the plan's items and labels
+        where the view leaves a place for it (``planner.ui.plan.scale_bar``)."""
+        box = scale_bar.place(self, self.pixels_per_m(), self._scale_box)
+        if box != self._scale_box and self._scale_box is not None:
+            self.viewport().update()  # a partial repaint moved it: the old place is drawn afresh
+        self._scale_box = box
+        return box
+
     def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:
-        paint_scale_bar(painter, self.viewport().height(), self.pixels_per_m())
+        if self.pixels_per_m() > 0:
+            scale_bar.paint(painter, self.scale_bar_rect(), self.pixels_per_m())
 

@@ -10,7 +10,6 @@ edit changed.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Iterable
 from typing import ClassVar
 
@@ -48,8 +47,6 @@ OUTLINE_PENS = {**SEVERITY_PENS, "selected": SELECTION_PEN}
 _OUTLINE_ORDER = ("warning", "error", "selected")
 _FRONTS = "fronts"
 Z_PREVIEW = 70
-#: Target length of the scale bar on screen, pixels.
-SCALE_BAR_PIXELS = 120
 
 
 def nearest_on_segment(px: float, py: float, x1: float, y1: float, x2: float, y2: float) -> tuple[float, float]:
@@ -393,35 +390,3 @@ class PreviewItem(QGraphicsItem):
         painter.setBrush(self._colour)
         for point in self._polyline.toList():
             painter.drawEllipse(point, 5, 5)
-
-
-def nice_length(target_m: float) -> float:
-    """The 1-2-5 series length nearest below ``target_m`` (for the scale bar)."""
-    exponent = math.floor(math.log10(target_m))
-    for factor in (5, 2, 1):
-        if factor * 10 ** exponent <= target_m:
-            return factor * 10 ** exponent
-    return 10 ** exponent
-
-
-def paint_scale_bar(painter: QPainter, viewport_height: int, pixels_per_m: float) -> None:
-    """A 1-2-5 scale bar in the bottom-left corner of the viewport (device coordinates)."""
-    if pixels_per_m <= 0:
-        return
-    length_m = nice_length(SCALE_BAR_PIXELS / pixels_per_m)
-    length_px = length_m * pixels_per_m
-    painter.save()
-    painter.resetTransform()
-    x0, y0 = 16.0, viewport_height - 20.0
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-    painter.fillRect(QRectF(x0 - 8, y0 - 26, length_px + 16, 34), QColor(255, 255, 255, 215))
-    painter.setPen(QPen(QColor(20, 20, 20), 2))
-    painter.drawLine(QPointF(x0, y0), QPointF(x0 + length_px, y0))
-    for x in (x0, x0 + length_px / 2, x0 + length_px):
-        painter.drawLine(QPointF(x, y0 - 5), QPointF(x, y0 + 1))
-    font = painter.font()
-    font.setPixelSize(12)
-    painter.setFont(font)
-    label = f"{length_m:g} m" if length_m >= 1 else f"{length_m * 100:g} cm"
-    painter.drawText(QRectF(x0, y0 - 24, length_px, 16), Qt.AlignmentFlag.AlignCenter, label)
-    painter.restore()

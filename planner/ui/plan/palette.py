@@ -11,9 +11,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from PySide6.QtCore import QByteArray, QMimeData, QSize, Qt
+from PySide6.QtCore import (
+    QByteArray,
+    QMargins,
+    QMimeData,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSize,
+    Qt,
+)
 from PySide6.QtGui import QIcon, QPixmap
-from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QLineEdit,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from planner.commands import Change
 from planner.model.catalog import PALETTE_GROUPS, CatalogItem
@@ -25,6 +43,8 @@ from planner.ui.trees import children, top_items
 
 GROUP_ORDER = ("Racks", "GPU nodes", "Switches", "Cooling", "Power", "Storage")
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
+#: Indentation per level (px): narrower than Qt's 20, so the names have the room.
+INDENT = 14
 
 
 @cache
@@ -60,8 +80,35 @@ def describe(item: CatalogItem) -> str:
     return " · ".join(parts)
 
 
+class _MiddleElide(QStyledItemDelegate):
+    """Writes a name too long for its row with "…" in the middle: the start (the kind) and the
+    end (U, power, tap-offs: what tells two types apart) stay; the tooltip has it whole."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        widget = option.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1
+        room = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, widget).width() - 2 * margin
+        metrics = option.fontMetrics
+        text = option.text
+        if text and metrics.horizontalAdvance(text) > room:
+            option.text = metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, room)
+
+
 class _PaletteTree(QTreeWidget):
     """A tree whose drags carry catalogue keys."""
+
+    def shown_text(self, entry: QTreeWidgetItem) -> str:
+        """The text the row of ``entry`` shows at the tree's width now (elided or whole)."""
+        index = self.indexFromItem(entry)
+        option = QStyleOptionViewItem()
+        self.initViewItemOption(option)
+        option.rect = self.visualRect(index)
+        delegate = self.itemDelegate()
+        assert isinstance(delegate, _MiddleElide)
+        delegate.initStyleOption(option, index)
+        return option.text
 
     def mimeTypes(self) -> list[str]:
         return [MIME_TYPE]
@@ -89,7 +136,10 @@ class PaletteWidget(QWidget):
         self.tree.setDragEnabled(True)
         self.tree.setDragDropMode(QTreeWidget.DragDropMode.DragOnly)
         self.tree.setRootIsDecorated(True)
+        self.tree.setIndentation(INDENT)
         self.tree.setUniformRowHeights(True)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.tree.setItemDelegate(_MiddleElide(self.tree))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.filter_edit)
@@ -139,6 +189,19 @@ class PaletteWidget(QWidget):
                 entry.setHidden(not visible)
                 shown += visible
             group.setHidden(shown == 0)
+
+    def wanted_width(self) -> int:
+        """Width (px) that shows every entry's name whole, beside a vertical scroll bar."""
+        tree = self.tree
+        metrics = tree.fontMetrics()
+        style = tree.style()
+        text = max((metrics.horizontalAdvance(entry.text(0)) for group in top_items(tree) for entry in children(group)),
+                   default=0)
+        item = 2 * INDENT + tree.iconSize().width() + 4 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1)
+        layout = self.layout()
+        margins = layout.contentsMargins() if layout is not None else QMargins()
+        scroll = style.pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        return text + item + scroll + 2 * tree.frameWidth() + margins.left() + margins.right() + 4
 
     def type_keys(self, visible_only: bool = False) -> list[str]:
         """Catalogue keys listed, in display order."""

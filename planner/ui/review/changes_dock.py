@@ -9,23 +9,28 @@ the same thing in the same words.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import (
     QCloseEvent,
     QColor,
+    QFont,
+    QFontMetrics,
     QIcon,
     QKeySequence,
     QPainter,
     QPen,
     QPixmap,
     QShortcut,
+    QShowEvent,
 )
 from PySide6.QtWidgets import (
     QDockWidget,
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QMainWindow,
     QPushButton,
+    QStyle,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -34,6 +39,7 @@ from PySide6.QtWidgets import (
 
 from planner.review.diff import PlanDiff
 from planner.review.text import Line, sections
+from planner.ui.fit import dock_chrome, scroll_bar_extent
 from planner.ui.plan.items import SEVERITY_COLOURS
 from planner.ui.review.compare_layer import ADDED, CHANGED, COLOURS, LEGEND, MOVED, REMOVED
 from planner.ui.trees import children, top_items
@@ -50,6 +56,14 @@ _TIPS = {"added": "In this plan, not in the other revision", "removed": "In the 
          "resolved": "A finding the other revision had and this plan has not",
          "figure": "A design figure that moved (the other revision → this plan)"}
 SWATCH_PX = 12
+#: Lines of each group read to find the width they need (a hall's diff may hold 98k cables).
+FIT_LINES = 200
+#: The dock widens to show its lines whole, up to this share of the window's width.
+MAX_SHARE = 0.4
+SIDE_KEEP = 300
+_BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
+_OTHER_SIDE = {Qt.DockWidgetArea.RightDockWidgetArea: Qt.DockWidgetArea.LeftDockWidgetArea,
+               Qt.DockWidgetArea.LeftDockWidgetArea: Qt.DockWidgetArea.RightDockWidgetArea}
 
 
 def swatch(colour: QColor, hollow: bool = False) -> QIcon:
@@ -119,9 +133,48 @@ class ChangesDock(QDockWidget):
         bottom.addWidget(self.stop_button)
         layout.addLayout(bottom)
         self.setWidget(body)
+        self._wanted = 0
+        self._restore: dict[QDockWidget, int] = {}  # widths before the dock widened its column
         escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), body)
         escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         escape.activated.connect(self.stop_requested)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, self.fit_width)  # once the window has placed it (tabbed, laid out)
+
+    def wanted_width(self) -> int:
+        """Dock width that shows every line whole (of each group the first FIT_LINES)."""
+        tree = self.tree
+        metrics, bold = tree.fontMetrics(), QFontMetrics(_bold(tree.font()))
+        lines = max((metrics.horizontalAdvance(row.text(0)) for group in top_items(tree)
+                     for row in children(group)[:FIT_LINES]), default=0)
+        titles = max((bold.horizontalAdvance(group.text(0)) for group in top_items(tree)), default=0)
+        padding = 2 * (tree.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, tree) + 1) + 4
+        rows = max(titles + tree.indentation(), lines + 2 * tree.indentation() + tree.iconSize().width() + 4)
+        return rows + padding + scroll_bar_extent(tree) + 2 * tree.frameWidth() + dock_chrome(self)
+
+    def fit_width(self) -> None:
+        """Widen the dock's column (up to MAX_SHARE of the window) so the lines show whole, taking
+        the width from the other side column (down to SIDE_KEEP px) before the strip under the
+        plan, whose docks keep their columns whole where they can; ``clear`` gives it back."""
+        window = self.parentWidget()
+        if not isinstance(window, QMainWindow) or self.isFloating() or not self.isVisible():
+            return
+        grow = min(self._wanted, round(window.width() * MAX_SHARE)) - self.width()
+        if grow <= 0:
+            return
+        docks = [d for d in window.findChildren(QDockWidget) if d.isVisible() and not d.isFloating()]
+        spare = min((d.width() - d.wanted_width() for d in docks  # the Cables dock's own measure
+                     if window.dockWidgetArea(d) == _BOTTOM and hasattr(d, "wanted_width")), default=grow)
+        side = [d for d in docks if window.dockWidgetArea(d) == _OTHER_SIDE.get(window.dockWidgetArea(self))]
+        take = min(grow - spare, min((d.width() for d in side), default=0) - SIDE_KEEP)
+        sizes: dict[QDockWidget, int] = {self: self.width() + grow}
+        if take > 0:
+            sizes[side[0]] = side[0].width() - take
+        for dock in sizes:
+            self._restore.setdefault(dock, dock.width())
+        window.resizeDocks(list(sizes), list(sizes.values()), Qt.Orientation.Horizontal)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Closing the dock ends the comparison."""
@@ -160,9 +213,15 @@ class ChangesDock(QDockWidget):
         finally:
             self.tree.setUpdatesEnabled(True)
         self.summary.setText("No differences" if diff.is_empty else f"{self.count():,} changes")
+        self._wanted = self.wanted_width()
+        self.fit_width()
 
     def clear(self) -> None:
         self.tree.clear()
+        window = self.parentWidget()
+        if self._restore and isinstance(window, QMainWindow) and not self.isFloating():
+            window.resizeDocks(list(self._restore), list(self._restore.values()), Qt.Orientation.Horizontal)
+        self._restore = {}
         self.header.setText("Not comparing")
         self.summary.setText("")
 
@@ -184,6 +243,12 @@ class ChangesDock(QDockWidget):
         line = item.data(0, _LINE)
         if line is not None:
             self.line_activated.emit(line)
+
+
+def _bold(font: QFont) -> QFont:
+    font = QFont(font)
+    font.setBold(True)
+    return font
 
 
 def _identity(line: Line) -> tuple:
