@@ -26,7 +26,7 @@ from planner.io import save
 CHILD = """
 import json, resource, sys, time
 from planner.io import load
-from planner.export.common import ExportOptions
+from planner.export.options import ExportOptions
 from planner.export.registry import export_to
 doc = load(sys.argv[1])
 start = time.perf_counter()

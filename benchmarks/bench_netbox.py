@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bench_plans import load_plan  # this folder is on sys.path when the script runs
 
-from planner.export.common import ExportOptions
+from planner.export.options import ExportOptions
 from planner.export.registry import export_to
 from planner.jobs.netbox import import_netbox
 

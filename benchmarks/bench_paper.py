@@ -20,8 +20,8 @@ import time
 from pypdf import PdfReader
 
 from planner.export.cabling_pdf import write_cabling_pdf
-from planner.export.common import ExportOptions
 from planner.export.labels_pdf import write_labels_pdf
+from planner.export.options import ExportOptions
 from planner.export.selection import SelectionError, selection
 from planner.io import load
 from planner.layout.templates import build_template

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bench_plans import load_plan  # this folder is on sys.path when the script runs
 
-from planner.export.common import ExportOptions
+from planner.export.options import ExportOptions
 from planner.export.registry import export_to
 
 TARGETS = {"slurm": 2.0, "floorplan-dxf": 10.0}

@@ -15,6 +15,7 @@ answer to bad input, a full disk or a read-only folder.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -53,7 +54,7 @@ DEBUG_FLAG = "--debug"
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="planner",
-        description="Hall Planner. `planner [FILE]` opens the GUI (on the bundled example hall "
+        description="Hall Planner. planner [FILE] opens the GUI (on the bundled example hall "
         "when no FILE is given); the subcommands below work headless.",
         epilog="Exit status: 0 success; 1 findings, differences or a refusal; 2 an input that cannot "
         "be read or an output that cannot be written; 3 an internal error.",
@@ -61,7 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"planner {__version__}")
     parser.add_argument(DEBUG_FLAG, action="store_true",
                         help="on an internal error, print the traceback (allowed anywhere on the line)")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND",
+                                       help="a headless subcommand (planner COMMAND --help for its options)")
     for module_name in SUBCOMMANDS:
         importlib.import_module(module_name).register(subparsers)
     return parser
@@ -132,12 +134,15 @@ class _Output:
 
 
 def run_subcommand(namespace: argparse.Namespace, debug: bool = False) -> int:
-    """Run a parsed subcommand and map what it raises onto the exit codes (module docstring)."""
+    """Run a parsed subcommand and map what it raises onto the exit codes (module docstring).
+
+    For the subcommand's run, standard output is ``_Output`` (``contextlib.redirect_stdout``,
+    undone however the run ends), so a write that fails names standard output."""
     stdout = sys.stdout
-    sys.stdout = _Output(stdout)
     try:
-        code = int(namespace.func(namespace) or 0)
-        sys.stdout.flush()  # a full disk or a closed pipe shows here, not after we have returned
+        with contextlib.redirect_stdout(_Output(stdout)):
+            code = int(namespace.func(namespace) or 0)
+            sys.stdout.flush()  # a full disk or a closed pipe shows here, not after we have returned
         return code
     except SystemExit:
         raise
@@ -162,8 +167,6 @@ def run_subcommand(namespace: argparse.Namespace, debug: bool = False) -> int:
         hint = "" if debug else f" (run again with {DEBUG_FLAG} for the traceback)"
         say(f"internal error: {type(exc).__name__}{': ' + text[:300] if text else ''}{hint}")
         return EXIT_INTERNAL
-    finally:
-        sys.stdout = stdout
 
 
 def _silence(stream: TextIO) -> None:

@@ -8,6 +8,7 @@ import sys
 
 from planner.cli.common import load_or_exit
 from planner.export.bom import CSV_COLUMNS, bom_rows, build_bom, write_bom_csv
+from planner.text import count
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
     elif args.csv:
         write_bom_csv(doc, sys.stdout)
     else:
-        rows = bom_rows(build_bom(doc))
+        # quantities as people read them (1,024); --csv and --json keep plain numbers
+        rows = [(*row[:4], count(row[4])) for row in bom_rows(build_bom(doc))]
         widths = [max(len(str(r[i])) for r in [CSV_COLUMNS, *rows]) for i in range(len(CSV_COLUMNS))]
         for row in [CSV_COLUMNS, *rows]:
             print("  ".join(str(v).ljust(w) if i < 3 else str(v).rjust(w) for i, (v, w) in enumerate(zip(row, widths))))

@@ -27,7 +27,7 @@ from planner.rules.finding import ERROR
 IMPORT_HELP = (
     "Apply a cable list to PLAN and write the result to OUT, as one change. The list is the "
     "complete cabling: a cable of the plan that is not on it is removed (--keep-unlisted: only "
-    "add and rewire). Columns: those of `planner export --to cables-csv` (a_rack, a_u, a_device, "
+    "add and rewire). Columns: those of planner export --to cables-csv (a_rack, a_u, a_device, "
     "a_port, b_rack, b_u, b_device, b_port, label; the rest are derived and read past) or the UFM "
     "cable validation P2P columns (A-Rack, A-U, A-Node Name, A-Port, Z-Rack, Z-RU, Z-Node Name, "
     "Z-Port; A-Type and Z-Type read past). A node name is a hostname or a device name in its rack. "
@@ -41,7 +41,8 @@ IMPORT_HELP = (
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("cables", help="the plan's cables by hand: import a cable list",
                                    description="The plan's cables by hand, headless. Actions: import (a cable list as one change).")
-    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True,
+                                    help="what to do (planner cables ACTION --help for its options)")
     imp = actions.add_parser("import", help="apply a cable list (cables-csv or UFM P2P columns) as one change",
                              description=IMPORT_HELP,
                              epilog="Exit status: 0 applied; 1 a bad row, or cables past planned to remove or "

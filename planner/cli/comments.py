@@ -34,6 +34,7 @@ from planner.commands.comments import (
 )
 from planner.model.document import Document
 from planner.model.objects import Comment
+from planner.text import count, plural
 
 STATUS_CHOICES = (OPEN, RESOLVED, "all")
 INDENT = "    "
@@ -97,8 +98,8 @@ def print_text(doc: Document, status: str) -> None:
             lines += _indented(answer.text, INDENT * 2)
         print("\n".join(lines))
     tally = summary(doc)
-    print(f"{tally['comments']} comment{'s' if tally['comments'] != 1 else ''}: {tally['open']} open, "
-          f"{tally['resolved']} resolved; {tally['replies']} repl{'y' if tally['replies'] == 1 else 'ies'}")
+    print(f"{plural(tally['comments'], 'comment')}: {count(tally['open'])} open, "
+          f"{count(tally['resolved'])} resolved; {plural(tally['replies'], 'reply', 'replies')}")
 
 
 def run(args: argparse.Namespace) -> int:

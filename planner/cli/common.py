@@ -41,13 +41,17 @@ def describe_os_error(exc: OSError) -> str:
     return f"{verb} {path}: {reason}"
 
 
-def load_or_exit(path: str) -> Document:
-    """Load a plan; on failure print one line to stderr and exit with code 2."""
+def load_or_exit(path: str, name: str | None = None) -> Document:
+    """Load a plan; on failure print one line to stderr and exit with code 2. The line names
+    ``name`` where given (the plan's own path when ``path`` is a temporary: git's merge driver)."""
     try:
         return load(path)
     except HallFileError as exc:
         where = "" if exc.path == "$" else f" at {exc.path}"
         first_line = str(exc).splitlines()[0] if str(exc) else "unreadable"
-        named = first_line if str(path) in first_line else f"{path}: {first_line}"
+        if name is not None:
+            first_line = first_line.replace(str(path), name)
+        shown = str(path) if name is None else name
+        named = first_line if shown in first_line else f"{shown}: {first_line}"
         say(f"{named}{where if exc.path not in first_line else ''}")
         raise CliExit(EXIT_UNREADABLE) from None

@@ -6,7 +6,7 @@ import argparse
 import os
 
 from planner.cli.common import EXIT_FINDINGS, EXIT_UNREADABLE, load_or_exit, say
-from planner.export.common import PAPER_SIZES, ExportOptions, LabelSheet
+from planner.export.options import PAPER_SIZES, ExportOptions, LabelSheet
 from planner.export.registry import EXPORT_KINDS, export_to
 from planner.export.selection import SelectionError, selection
 from planner.export.slurm import SLURM_TOPOLOGIES, TREE, SlurmOptions
@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         except SelectionError as exc:  # a name the plan does not have: bad input, exit 2
             say(str(exc))
             return EXIT_UNREADABLE
+    replaced = os.path.lexists(args.output)
     try:
         export_to(doc, args.to, args.output, options)
     except OSError as exc:  # the output cannot be written: exit 2, OUT as it was
@@ -87,5 +88,5 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:  # a refusal of the request (the labels do not fit the sheet)
         say(str(exc))
         return EXIT_FINDINGS
-    print(f"Wrote {args.output} ({EXPORT_KINDS[args.to].title})")
+    print(f"{'Replaced' if replaced else 'Wrote'} {args.output}: {EXPORT_KINDS[args.to].title}")
     return 0

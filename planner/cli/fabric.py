@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from planner.cli.common import load_or_exit
@@ -31,6 +32,7 @@ from planner.fabric.sizing import default_switch, node_devices
 from planner.io import save
 from planner.jobs.gate import would_have_errors
 from planner.model.document import Document
+from planner.text import count, plural
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -69,7 +71,10 @@ def run(args: argparse.Namespace) -> int:
         if refusal:
             print(f"planner: fabric: {refusal}", file=sys.stderr)
             return 1
+        replaced = os.path.lexists(args.output)
         save(doc, args.output)
+        print(f"{'Replaced' if replaced else 'Wrote'} {args.output}: {plural(len(doc.links), 'cable')}",
+              file=sys.stderr if args.json else sys.stdout)
     try:
         counts = fabric_counts(doc)
     except FabricError as exc:
@@ -79,16 +84,17 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(counts, indent=2))
         return 0
     switches, links = counts["switches"], counts["links"]
-    print(f"{counts['nodes']} nodes, {counts['gpus']} GPUs, {counts['tiers']} tier(s), "
+    print(f"{plural(counts['nodes'], 'node')}, {plural(counts['gpus'], 'GPU')}, {plural(counts['tiers'], 'tier')}, "
           f"oversubscription {counts['oversubscription']:g}:1")
-    print(f"switches: {switches['leaf']} leaf, {switches['spine']} spine, {switches['core']} core")
-    print(f"links: {links['node-leaf']} node-leaf, {links['leaf-spine']} leaf-spine, "
-          f"{links['spine-core']} spine-core")
+    print(f"switches: {count(switches['leaf'])} leaf, {count(switches['spine'])} spine, "
+          f"{count(switches['core'])} core")
+    print(f"links: {count(links['node-leaf'])} node-leaf, {count(links['leaf-spine'])} leaf-spine, "
+          f"{count(links['spine-core'])} spine-core")
     if doc.links:
         graph = fabric_graph(doc)
         nodes = [d.id for d in node_devices(doc)]
         reach = "every GPU node reaches every other" if all_nodes_reachable(graph) else "NOT every node reachable"
-        print(f"{reach}; at most {max_switch_hops(graph)} switch hop(s) between nodes")
+        print(f"{reach}; at most {plural(max_switch_hops(graph), 'switch hop')} between nodes")
         rails = counts["gpus"] // max(len(nodes), 1)
         full = len(nodes) // 2 * rails * _speed(doc)
         print(f"bisection bandwidth: {bisection_gbps(graph, nodes) / 1000:,.1f} Tb/s "

@@ -1,5 +1,6 @@
 """`planner merge BASE OURS THEIRS -o OUT [--json] [--strict]`: combine two people's edits of one
-plan (DESIGN §7), on the command line or as git's merge driver (`planner merge %O %A %B -o %A`).
+plan (DESIGN §7), on the command line or as git's merge driver
+(`planner merge %O %A %B -o %A --path %P`).
 
 Exit 0: merged; 1: conflicts, each listed by object name and field with the base, ours and theirs
 values, and OUT written with ours there so that it is a plan that loads (stderr says so); 2: an
@@ -17,6 +18,11 @@ the "right" one to fall back to; the combined plan is the designers' to fix, as 
 its rules after any edit is. ``--strict`` counts them as conflicts (exit 1) for those who want git
 to stop there. OUT is written without a ``.bak``: it is made from its inputs, and git's ``%A`` is a
 temporary in the work tree, where a backup would be left behind.
+
+As a merge driver the three files git passes are temporaries (``.merge_file_IipFUG``); ``--path``
+(git's ``%P``, the plan's path in the repository) is what every message names instead: "merged
+into plan.hall", "plan.hall (theirs): not valid JSON …", "cannot write plan.hall: …". The
+``--json`` object's ``output`` stays the file written.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from planner.model.document import Document
 from planner.review.merge import MergeResult, merge_plans
 from planner.review.merge_errors import new_errors
 from planner.rules.finding import Finding
+from planner.text import count, plural
 
 #: Lists other than the conflicts are cut to this many lines in the text output (--json has all).
 SHOWN = 20
@@ -44,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Merge OURS and THEIRS, two revisions of BASE, object by object and field by field, "
         "into OUT. Conflicts keep ours and are listed by object name and field. Exit status: 0 merged, "
         "1 conflicts (OUT keeps ours there), 2 an input cannot be read or OUT cannot be written. "
-        "As git's merge driver: planner merge %O %A %B -o %A")
+        "As git's merge driver: planner merge %O %A %B -o %A --path %P")
     parser.add_argument("base", metavar="BASE", help="the common ancestor (.hall; an empty file: none)")
     parser.add_argument("ours", metavar="OURS", help="our revision (.hall); its ids are kept")
     parser.add_argument("theirs", metavar="THEIRS",
@@ -54,15 +61,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true",
                         help='print {"merged", "conflicts", "renumbered", "renamed", "notes", "from_theirs", '
                         '"reroute", "new_errors", "output"}')
+    parser.add_argument("--path", metavar="PATH",
+                        help="the plan's path to name in messages instead of OURS and OUT (git's %%P: as a merge "
+                        "driver the files are git's temporaries)")
     parser.add_argument("--strict", action="store_true",
                         help="count rule errors the merge made (neither side had them) as conflicts")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    base = _load_base(args.base)
-    ours = load_or_exit(args.ours)
-    theirs = load_or_exit(args.theirs)
+    named = args.path or args.output
+    base = _load_base(args.base, _side(args.path, "base"))
+    ours = load_or_exit(args.ours, _side(args.path, "ours"))
+    theirs = load_or_exit(args.theirs, _side(args.path, "theirs"))
     result = merge_plans(base, ours, theirs)
     reroute = [link_id for link_id in result.reroute if link_id in result.doc.links]
     if reroute:
@@ -71,10 +82,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         scratch = loads(text)
     except HallFileError as exc:
-        say(f"internal error: the merged plan would not load ({exc}); {args.output} not written")
+        say(f"internal error: the merged plan would not load ({exc}); {named} not written")
         return EXIT_INTERNAL
     errors = new_errors(result, scratch, ours, theirs)
-    write_atomic(args.output, text.encode("utf-8"), backup=False)
+    try:
+        write_atomic(args.output, text.encode("utf-8"), backup=False)
+    except OSError as exc:  # main says it in one line: by the plan's path, not git's temporary
+        if args.path is not None:
+            exc.filename = args.path
+        raise
     failed = bool(result.conflicts) or (args.strict and bool(errors))
     if args.json:
         data = result.to_json()
@@ -83,28 +99,33 @@ def run(args: argparse.Namespace) -> int:
         data["output"] = args.output
         print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        _print_report(result, errors, args.output)
+        _print_report(result, errors, named)
     if result.conflicts:
-        say(f"{len(result.conflicts):,} conflict{'s' if len(result.conflicts) != 1 else ''}: "
-            f"{args.output} keeps ours on {'them' if len(result.conflicts) != 1 else 'it'}")
+        say(f"{plural(len(result.conflicts), 'conflict')}: "
+            f"{named} keeps ours on {'them' if len(result.conflicts) != 1 else 'it'}")
     if args.strict and errors:
-        say(f"{len(errors):,} rule error{'s' if len(errors) != 1 else ''} neither side had (--strict)")
+        say(f"{plural(len(errors), 'rule error')} neither side had (--strict)")
     return EXIT_FINDINGS if failed else EXIT_OK
 
 
-def _load_base(path: str) -> Document:
+def _side(path: str | None, side: str) -> str | None:
+    """How a message names one input when ``--path`` is given: ``plan.hall (theirs)``."""
+    return None if path is None else f"{path} ({side})"
+
+
+def _load_base(path: str, name: str | None = None) -> Document:
     """The common ancestor; an empty file (git's %O when both sides added the file) is an empty plan."""
     try:
         if os.path.getsize(path) == 0:
             return Document()
     except OSError:
         pass  # load_or_exit says why in one line
-    return load_or_exit(path)
+    return load_or_exit(path, name)
 
 
 def _print_report(result: MergeResult, errors: list[Finding], output: str) -> None:
-    print(f"merged into {output}: {result.from_theirs:,} change{'s' if result.from_theirs != 1 else ''} "
-          f"taken from theirs, {len(result.conflicts):,} conflict{'s' if len(result.conflicts) != 1 else ''}")
+    print(f"merged into {output}: {plural(result.from_theirs, 'change')} taken from theirs, "
+          f"{plural(len(result.conflicts), 'conflict')}")
     renumbered = [f"{r['kind'].replace('_', ' ')} {r['name']}: {r['theirs_id']} → {r['id']}"
                   for r in result.to_json()["renumbered"]]
     _section("theirs' new objects renumbered (ours had added the same ids)", renumbered)
@@ -119,9 +140,9 @@ def _print_report(result: MergeResult, errors: list[Finding], output: str) -> No
 def _section(title: str, lines: list[str], limit: int | None = SHOWN) -> None:
     if not lines:
         return
-    print(f"{title} ({len(lines):,}):")
+    print(f"{title} ({count(len(lines))}):")
     shown = lines if limit is None else lines[:limit]
     for line in shown:
         print(f"  {line}")
     if len(shown) < len(lines):
-        print(f"  … and {len(lines) - len(shown):,} more (--json lists every one)")
+        print(f"  … and {count(len(lines) - len(shown))} more (--json lists every one)")

@@ -39,11 +39,19 @@ from planner.io.dxf import (
     read_dxf,
 )
 from planner.jobs.gate import would_have_errors
-from planner.layout.templates import TEMPLATES, TemplateError, build_template
+from planner.layout.templates import (
+    HALL_NODES_64_PORT,
+    HALL_SWITCH_128,
+    MAX_NODES,
+    TEMPLATES,
+    TemplateError,
+    build_template,
+)
 from planner.model.bounds import NOTES
 from planner.model.catalog import NODE
 from planner.model.document import Document
 from planner.model.objects import Underlay
+from planner.text import count, plural
 
 NOTES_CHARS = NOTES.max_chars
 #: Options that only a template reads.
@@ -58,11 +66,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                    "from a template, or start one from an architect's DXF drawing (hall "
                                    "outline and columns).")
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--template", choices=TEMPLATES)
+    source.add_argument("--template", choices=TEMPLATES,
+                        help="the template to build a whole plan from: starter (one rack), pod (one row) or "
+                        "hall (rows of pods)")
     source.add_argument("--from-dxf", metavar="FILE.dxf", help="take the hall outline and columns (and zones and doors "
                         "from the layers named) from this DXF")
-    parser.add_argument("--nodes", type=_count, help="GPU nodes (starter ≤ 4, pod ≤ 32, hall ≤ 8,192 with 64-port "
-                        "switches, ≤ 16,384 with --switch sw-64x800g-2u-eth)")
+    parser.add_argument("--nodes", type=_count, help=f"GPU nodes (starter ≤ {MAX_NODES['starter']:,}, pod ≤ "
+                        f"{MAX_NODES['pod']:,}, hall ≤ {HALL_NODES_64_PORT:,} with 64-port switches, ≤ "
+                        f"{MAX_NODES['hall']:,} with --switch {HALL_SWITCH_128})")
     parser.add_argument("--node", help="GPU node type (catalogue key)")
     parser.add_argument("--switch", help="switch type (catalogue key)")
     parser.add_argument("--rack-kw", type=_rack_kw, help="power budget per rack, kW (above 0, at most 1,000)")
@@ -126,8 +137,8 @@ def run(args: argparse.Namespace) -> int:
     replaced = Path(args.output).exists()
     save(doc, args.output)
     nodes = sum(1 for d in doc.devices.values() if doc.catalog[d.type].kind == NODE)
-    print(f"{'Replaced' if replaced else 'Wrote'} {args.output}: {nodes:,} nodes in {len(doc.racks):,} racks, "
-          f"{len(doc.links):,} cables")
+    print(f"{'Replaced' if replaced else 'Wrote'} {args.output}: {plural(nodes, 'node')} in "
+          f"{plural(len(doc.racks), 'rack')}, {plural(len(doc.links), 'cable')}")
     return 0
 
 
@@ -162,10 +173,10 @@ def run_from_dxf(args: argparse.Namespace) -> int:
         say(f"{source}: the plan cannot hold this drawing as read ({exc}); are the units right?")
         return EXIT_UNREADABLE
     _report(drawing, hall, units_note, scale, len(doc.obstacles))
-    notes = (f"Hall outline and {len(doc.obstacles)} columns from {source.name} (outline layer "
+    notes = (f"Hall outline and {plural(len(doc.obstacles), 'column')} from {source.name} (outline layer "
              f"{hall.outline.layer}; column layers {', '.join(hall.column_layers) or 'none'}"
-             + "".join(f"; {len(found)} {what} from layer {layer}" for what, found, layer in
-                       (("zones", hall.zones, hall.zone_layer), ("doors", hall.doors, hall.door_layer)) if layer)
+             + "".join(f"; {plural(len(found), what)} from layer {layer}" for what, found, layer in
+                       (("zone", hall.zones, hall.zone_layer), ("door", hall.doors, hall.door_layer)) if layer)
              + ").")
     doc.meta.notes = "".join(ch for ch in notes if ch.isprintable())[:NOTES_CHARS]
     refusal = would_have_errors(doc)
@@ -187,34 +198,35 @@ def _report(drawing: Drawing, hall: Hall, units_note: str, scale: float, columns
         shapes.setdefault(shape.layer, [0, 0])[shape.kind == "circle"] += 1
     taken: dict[str, str] = {hall.outline.layer: "outline"}
     for layer in hall.column_layers:
-        count = sum(s.layer == layer for s in hall.columns)
+        found = sum(s.layer == layer for s in hall.columns)
         before = f"{taken[layer]} + " if layer in taken else ""
-        taken[layer] = f"{before}{count} column{'s' if count != 1 else ''}"
-    for named, what, count in ((hall.zone_layer, "zone", len(hall.zones)), (hall.door_layer, "door", len(hall.doors))):
+        taken[layer] = f"{before}{plural(found, 'column')}"
+    for named, what, found in ((hall.zone_layer, "zone", len(hall.zones)), (hall.door_layer, "door", len(hall.doors))):
         if named is not None:
             before = f"{taken[named]} + " if named in taken else ""
-            taken[named] = f"{before}{count} {what}{'s' if count != 1 else ''}"
+            taken[named] = f"{before}{plural(found, what)}"
     print(f"Read {drawing.path}: units {units_note}")
     width = max([len(name) for name in drawing.layers] + [5])
     print(f"{'layer':<{width}}  entities  closed polylines  circles  taken")
-    for name, count in drawing.layers.items():
+    for name, entities in drawing.layers.items():
         polylines, circles = shapes.get(name, [0, 0])
-        print(f"{name:<{width}}  {count:>8}  {polylines:>16}  {circles:>7}  {taken.get(name, '')}".rstrip())
+        print(f"{name:<{width}}  {count(entities):>8}  {count(polylines):>16}  {count(circles):>7}  "
+              f"{taken.get(name, '')}".rstrip())
     x0, _y0, x1, y1 = hall.outline.bounds()
     depth = (y1 - hall.outline.bounds()[1]) * scale
-    print(f"Outline: {hall.outline_how}: {len(hall.outline.points)} corners, {(x1 - x0) * scale:.3f} × "
+    print(f"Outline: {hall.outline_how}: {count(len(hall.outline.points))} corners, {(x1 - x0) * scale:.3f} × "
           f"{depth:.3f} m; its north-west corner ({x0:g}, {y1:g} in the drawing) is the plan's (0, 0)")
-    outside = f"; {hall.columns_outside} outside the outline left out" if hall.columns_outside else ""
-    for (layer, why), count in sorted(drawing.left_out.items()):
+    outside = f"; {count(hall.columns_outside)} outside the outline left out" if hall.columns_outside else ""
+    for (layer, why), dropped in sorted(drawing.left_out.items()):
         if layer in hall.column_layers:
-            outside += f"; {count} column{'s' if count != 1 else ''} {why} left out (layer {layer})"
+            outside += f"; {plural(dropped, 'column')} {why} left out (layer {layer})"
     if hall.column_layers:
-        print(f"Columns: {columns} from layer{'s' if len(hall.column_layers) != 1 else ''} "
+        print(f"Columns: {count(columns)} from layer{'s' if len(hall.column_layers) != 1 else ''} "
               f"{', '.join(hall.column_layers)} ({hall.columns_how}){outside}")
     else:
         print(f"Columns: none ({hall.columns_how})")
     if hall.zone_layer is not None:
-        left = f"; {hall.zones_outside} outside the outline left out" if hall.zones_outside else ""
-        print(f"Zones: {len(hall.zones)} from layer {hall.zone_layer} (default ratings: Plan ▸ Hall features){left}")
+        left = f"; {count(hall.zones_outside)} outside the outline left out" if hall.zones_outside else ""
+        print(f"Zones: {count(len(hall.zones))} from layer {hall.zone_layer} (default ratings: Plan ▸ Hall features){left}")
     if hall.door_layer is not None:
-        print(f"Doors: {len(hall.doors)} from layer {hall.door_layer}")
+        print(f"Doors: {count(len(hall.doors))} from layer {hall.door_layer}")

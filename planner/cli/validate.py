@@ -8,6 +8,7 @@ import json
 from planner.cli.common import load_or_exit
 from planner.rules.engine import validate
 from planner.rules.finding import ERROR, counts
+from planner.text import plural
 
 EXIT_ERRORS = 1
 
@@ -30,6 +31,5 @@ def run(args: argparse.Namespace) -> int:
         for f in findings:
             print(f"{f.severity:<7} {f.rule:<3} {f.message}  [{f.source}]")
         tally = counts(findings)
-        print(f"{tally['error']} error{'s' if tally['error'] != 1 else ''}, "
-              f"{tally['warning']} warning{'s' if tally['warning'] != 1 else ''}")
+        print(f"{plural(tally['error'], 'error')}, {plural(tally['warning'], 'warning')}")
     return EXIT_ERRORS if any(f.severity == ERROR for f in findings) else 0

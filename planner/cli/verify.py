@@ -13,16 +13,19 @@ import argparse
 import json
 import os
 import re
+import sys
 from io import BufferedWriter
 
 from planner.asbuilt.verify import Verification, read_discovery, update_command, verify
 from planner.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, load_or_exit, say
 from planner.commands.base import History
-from planner.export.common import ExportOptions, write_atomic
+from planner.export.options import ExportOptions
 from planner.export.sheet_text import terminal_text
-from planner.export.verify_report import summary_lines, write_verify_csv, write_verify_pdf
+from planner.export.verify_report import ORDER, summary_lines, write_verify_csv, write_verify_pdf
 from planner.io import save
+from planner.io.atomic import write_atomic
 from planner.io.discovery import DiscoveryError
+from planner.text import plural
 
 REPORT_SUFFIXES = (".pdf", ".csv")
 #: What json.dumps(ensure_ascii=False) leaves raw and a terminal would act on: DEL, the C1
@@ -78,19 +81,27 @@ def run(args: argparse.Namespace) -> int:
                 write_verify_csv(doc, result, out)
 
         try:
-            write_atomic(args.output, write)
+            write_atomic(args.output, write, backup=False)
         except OSError as exc:  # named by the report's path, not the temporary beside it
             say(f"cannot write {args.output}: {exc.strerror or exc}")
             return EXIT_UNREADABLE
+    written = []  # a line for each file written, after the result (stderr with --json)
+    if args.output:
+        written.append(f"Wrote {args.output}: {plural(len(result.fixes()), 'fix', 'fixes')}, {ORDER}")
     if args.update:
-        History(doc).push(update_command(doc, result))
+        command = update_command(doc, result)
+        History(doc).push(command)
         save(doc, args.file)
+        written.append(f"Updated {args.file}: {command.text[:1].lower()}{command.text[1:]} (the old file kept as "
+                       f"{os.path.basename(args.file)}.bak)")
     if args.json:
         # compact: the C encoder (an indent falls back to pure Python, 1.5 s for 98k cables)
         text = json.dumps(result.as_json(), ensure_ascii=False, separators=(",", ":"))
         print(_JSON_RAW.sub(lambda found: f"\\u{ord(found.group()):04x}", text))
     else:
         _print(result)
+    for line in written:
+        print(terminal_text(line), file=sys.stderr if args.json else sys.stdout)
     for conflict in result.conflicts:
         say(terminal_text(f"warning: {conflict}"))
     return EXIT_OK if result.as_planned else EXIT_FINDINGS

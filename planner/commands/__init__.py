@@ -3,7 +3,6 @@
 from planner.commands.base import (
     AddCatalogItem,
     AddObjects,
-    Change,
     Command,
     Compound,
     History,
@@ -17,7 +16,6 @@ from planner.commands.checks import Refusal
 __all__ = [
     "AddCatalogItem",
     "AddObjects",
-    "Change",
     "Command",
     "Compound",
     "History",

@@ -11,7 +11,7 @@ import csv
 from collections import Counter
 from typing import TextIO
 
-from planner.export.common import sheet_text
+from planner.export.sheet_text import sheet_text
 from planner.model.catalog import ALL_KINDS
 from planner.model.document import Document
 

@@ -33,25 +33,14 @@ from reportlab.pdfgen.canvas import Canvas
 
 from planner.asbuilt.ticksheet import ticks_of_state
 from planner.export.bidi import paragraph_level
-from planner.export.common import (
-    FONT,
-    FONT_BOLD,
-    MAX_LINE_CHARS,
-    RAIL_STYLES,
-    ExportOptions,
-    Page,
-    TitleBlock,
-    chunks,
-    clip,
-    content_box,
-    draw_text,
-    page_size,
-    render_pages,
-    wrap_lines,
-)
+from planner.export.fonts import FONT, FONT_BOLD
+from planner.export.options import ExportOptions, page_size
+from planner.export.page_canvas import PageCanvas
+from planner.export.pages import Page, TitleBlock, chunks, content_box, render_pages
 from planner.export.pdf_outline import Entry, outline_pages
 from planner.export.plan_drawing import draw_plan_pdf, plan_shapes
 from planner.export.plan_sheets import Sheet, draw_key_plan, draw_sheet, plan_sheets
+from planner.export.printed_text import MAX_LINE_CHARS, clip, draw_text, wrap_lines
 from planner.export.rack_index import TITLE as INDEX_TITLE
 from planner.export.rack_index import IndexLine, index_page_count, index_pages
 from planner.export.schedule import CableEnd, CableRow, cable_rows, rows_by_rack
@@ -59,6 +48,7 @@ from planner.export.selection import selection_note
 from planner.model.catalog import NODE, SWITCH
 from planner.model.document import Document, natural_key
 from planner.model.objects import TIERS, Rack
+from planner.text import count, plural
 
 TITLE = "Cabling plan"
 ROW_HEIGHT = 19.0
@@ -90,6 +80,18 @@ RAIL_COLUMN = 12
 ROUTE_COLUMNS = slice(0, 7)  # the second line: route under label … far U, part under the rest
 PART_COLUMNS = slice(7, 12)
 
+#: Rail colours with line patterns and numbers, so a cable's rail reads in grey too.
+RAIL_STYLES: dict[int, tuple[str, tuple[float, ...]]] = {
+    1: ("#1f77b4", ()),
+    2: ("#d62728", (6, 2)),
+    3: ("#2ca02c", (2, 2)),
+    4: ("#ff7f0e", (6, 2, 2, 2)),
+    5: ("#9467bd", (1, 3)),
+    6: ("#8c564b", (8, 4)),
+    7: ("#e377c2", (4, 1, 1, 1, 1, 1)),
+    8: ("#7f7f7f", (10, 2, 2, 2, 2, 2)),
+}
+
 
 def _rail_stroke(colour: str, dash: tuple[float, ...]) -> str:
     red, green, blue = HexColor(colour).rgb()
@@ -101,21 +103,21 @@ def _rail_stroke(colour: str, dash: tuple[float, ...]) -> str:
 _RAIL_STROKES = {rail: _rail_stroke(colour, dash) for rail, (colour, dash) in RAIL_STYLES.items()}
 
 
-def summary_counts(doc: Document) -> dict[str, list[tuple[str, str]]]:
+def summary_counts(doc: Document) -> dict[str, list[tuple[str, int]]]:
     """Cover figures, counted from the plan: equipment, cables by tier, cables by media and stock."""
     catalog = doc.catalog
     nodes = [d for d in doc.devices.values() if d.type in catalog and catalog[d.type].kind == NODE]
     switches = Counter(d.role or "unassigned" for d in doc.devices.values()
                        if d.type in catalog and catalog[d.type].kind == SWITCH)
-    equipment = [("Racks", str(len(doc.racks))), ("GPU nodes", str(len(nodes))),
-                 ("GPUs", str(sum(catalog[d.type].gpus for d in nodes)))]
-    equipment += [(f"{role.capitalize()} switches", str(switches[role]))
+    equipment = [("Racks", len(doc.racks)), ("GPU nodes", len(nodes)),
+                 ("GPUs", sum(catalog[d.type].gpus for d in nodes))]
+    equipment += [(f"{role.capitalize()} switches", switches[role])
                   for role in ("leaf", "spine", "core", "unassigned") if switches[role]]
     tiers = Counter(link.tier or "unassigned" for link in doc.links.values())
-    by_tier = [(tier, str(tiers[tier])) for tier in (*TIERS, "unassigned") if tiers[tier]]
-    by_tier.append(("All cables", str(len(doc.links))))
+    by_tier = [(tier, tiers[tier]) for tier in (*TIERS, "unassigned") if tiers[tier]]
+    by_tier.append(("All cables", len(doc.links)))
     media = Counter((link.media or "unassigned", link.stock_m) for link in doc.links.values())
-    by_media = [(f"{key} {stock:g} m", str(n)) for (key, stock), n in sorted(media.items())]
+    by_media = [(f"{key} {stock:g} m", n) for (key, stock), n in sorted(media.items())]
     return {"Equipment": equipment, "Cables by tier": by_tier, "Cables by media and stock length": by_media}
 
 
@@ -132,15 +134,15 @@ def draw_rail(canvas: Canvas, x: float, y: float, rail: int, length: float = 16.
 def _cover(doc: Document, rows: int, remaining: bool, racks: frozenset[str] | None) -> Callable[[Canvas], None]:
     counts = summary_counts(doc)
     title = f"{TITLE}, left to do" if remaining else TITLE
-    cables = (f"{rows} of {len(doc.links)} cables not yet verified (verified cables and racks with nothing "
-              "left are not printed)") if remaining else f"{rows} cables"
+    cables = (f"{count(rows)} of {plural(len(doc.links), 'cable')} not yet verified (verified cables and racks "
+              "with nothing left are not printed)") if remaining else plural(rows, "cable")
     note = ""
     if racks is not None:
         cables += " at the selected racks"
         note = f"{selection_note(doc, racks)} The figures below are the whole hall's."
 
-    def draw(canvas: Canvas) -> None:
-        x0, _y0, x1, y1 = content_box(canvas._pagesize)
+    def draw(canvas: PageCanvas) -> None:
+        x0, _y0, x1, y1 = content_box(canvas.page_size)
         draw_text(canvas, x0, y1 - 20, f"{title} — {doc.meta.project}", 18, FONT_BOLD, max_width=x1 - x0)
         draw_text(canvas, x0, y1 - 38, f"{doc.meta.hall} · {cables}", 11, max_width=x1 - x0)
         if note:
@@ -156,12 +158,12 @@ def _cover(doc: Document, rows: int, remaining: bool, racks: frozenset[str] | No
             y = top
             draw_text(canvas, cx, y, heading, 10, FONT_BOLD)
             if len(items) > COVER_ITEMS:  # room above the rail legend
-                rest = sum(int(value) for _label, value in items[COVER_ITEMS - 1:])
-                items = [*items[:COVER_ITEMS - 1], (f"{len(items) - COVER_ITEMS + 1} more (see the BOM)", str(rest))]
+                rest = sum(value for _label, value in items[COVER_ITEMS - 1:])
+                items = [*items[:COVER_ITEMS - 1], (f"{count(len(items) - COVER_ITEMS + 1)} more (see the BOM)", rest)]
             for label, value in items:
                 y -= 12
                 draw_text(canvas, cx, y, label, 8, max_width=120)
-                draw_text(canvas, cx + 170, y, value, 8, FONT_BOLD, align="right")
+                draw_text(canvas, cx + 170, y, count(value), 8, FONT_BOLD, align="right")
         y = top - 12 * (COVER_ITEMS + 2)
         draw_text(canvas, x0, y, "Rails: colour, line pattern and number (each reads in grey)", 10, FONT_BOLD)
         for rail in RAIL_STYLES:
@@ -202,9 +204,10 @@ def _floor_pages(doc: Document, size: tuple[float, float]) -> tuple[list[Page], 
 
     if len(sheets) == 1:
         return [page(FLOOR_HEADING, None)], ["Floor plan"]
-    key = page(f"Key plan: the whole hall on {len(sheets)} sheets at a scale that prints every rack name "
+    key = page(f"Key plan: the whole hall on {plural(len(sheets), 'sheet')} at a scale that prints every rack name "
                "(racks unnamed here)", None)
-    pages = [key] + [page(f"{FLOOR_HEADING} · {sheet.title()} of {len(sheets)}", sheet) for sheet in sheets]
+    # "Sheet 2 · rows 5–8 (of 2 sheets)": the count after the sheet, not after its rows
+    pages = [key] + [page(f"{FLOOR_HEADING} · {sheet.title()} (of {len(sheets)} sheets)", sheet) for sheet in sheets]
     return pages, ["Key plan"] + [sheet.title() for sheet in sheets]
 
 
@@ -244,10 +247,10 @@ def _elevation(canvas: Canvas, doc: Document, rack: Rack, box: tuple[float, floa
 
 def _rack_page(doc: Document, rack: Rack, entries: list[tuple[CableEnd, CableEnd, CableRow]], part: int,
                parts: int, total: int, remaining: bool) -> Callable[[Canvas], None]:
-    def draw(canvas: Canvas) -> None:
-        x0, y0, x1, y1 = content_box(canvas._pagesize)
+    def draw(canvas: PageCanvas) -> None:
+        x0, y0, x1, y1 = content_box(canvas.page_size)
         heading = f"Rack {clip(rack.name, 60)}" + (f" · row {clip(rack.row, 30)}" if rack.row else "") + \
-            f" · {total} cable{'s' if total != 1 else ''}" + (" left to do" if remaining else "")
+            f" · {plural(total, 'cable')}" + (" left to do" if remaining else "")
         if parts > 1:
             heading += f" · part {part} of {parts}"
         draw_text(canvas, x0, y1 - 14, heading, 12, FONT_BOLD, max_width=x1 - x0)

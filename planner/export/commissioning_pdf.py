@@ -36,19 +36,15 @@ from reportlab.platypus import (
 )
 
 from planner.asbuilt.verify import progress_text
-from planner.export.common import (
-    FONT,
-    FONT_BOLD,
-    ExportOptions,
-    TitleBlock,
-    markup,
-    markup_lines,
-    register_fonts,
-)
 from planner.export.facility_tables import ppue_table, rack_groups_table
+from planner.export.fonts import FONT, FONT_BOLD, register_fonts
 from planner.export.nccl import ExpectedBusBw, allreduce_rows
+from planner.export.options import ExportOptions
+from planner.export.page_canvas import PageCanvas
 from planner.export.page_setup import titled_document
+from planner.export.pages import TitleBlock
 from planner.export.pdf_outline import Marked, mark_rows, place_marks
+from planner.export.printed_text import markup, markup_lines
 from planner.export.schedule import cable_rows, rows_by_rack
 from planner.export.selection import selection_note
 from planner.fabric.sizing import FabricError, fabric_counts, node_devices
@@ -58,6 +54,7 @@ from planner.model.objects import TIERS
 from planner.rules.engine import validate
 from planner.rules.finding import ERROR, WARNING, Finding
 from planner.rules.report import build_report
+from planner.text import count, plural
 
 TITLE = "Commissioning document"
 TABLE_CHUNK = 40
@@ -67,6 +64,9 @@ MESSAGE_LINES = 6
 NOTES_LINES = 8
 HEADING_LINES = 2
 PADDING = 12  # a table cell's left and right padding together (reportlab's default 6 + 6)
+STEP_COLUMNS = ("step", "done", "initials", "date")  # a rack checklist's: ticked, initialled and dated on site
+STEP_WEIGHTS = [8.0, 0.8, 1.3, 1.7]
+STEP_HEIGHT = 14.5  # a body row's least height: room to write initials and a date by hand
 
 BODY = ParagraphStyle("body", fontName=FONT, fontSize=8.5, leading=11)
 SMALL = ParagraphStyle("small", fontName=FONT, fontSize=7, leading=8.5)
@@ -102,29 +102,73 @@ def _widths(weights: list[float], width: float) -> list[float]:
 
 def data_tables(header: list[str], rows: list[list[Any]], weights: list[float], width: float,
                 lines: list[int] | None = None) -> list[Table]:
-    """Long tables as a run of short ones (each with the header): reportlab splits one long
-    table across pages in quadratic time, which stalls on a hall's thousands of rows."""
-    return [_table(header, rows[start:start + TABLE_CHUNK], weights, width, lines)
+    """Long tables as a run of short ones: reportlab splits one long table across pages in
+    quadratic time, which stalls on a hall's thousands of rows. The first run prints the header;
+    a later one only where it starts a page (``RowRun``), so the header never repeats mid-page."""
+    return [_table(header, rows[start:start + TABLE_CHUNK], weights, width, lines, first=start == 0)
             for start in range(0, len(rows), TABLE_CHUNK)]
 
 
+def _style(header: bool) -> TableStyle:
+    """The tables' look: a grid, and the header row (when there is one) shaded."""
+    shade = [("BACKGROUND", (0, 0), (-1, 0), colors.Color(0.85, 0.85, 0.85))] if header else []
+    return TableStyle([("FONT", (0, 0), (-1, -1), FONT, 7), ("GRID", (0, 0), (-1, -1), 0.3, colors.black), *shade,
+                       ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                       ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)])
+
+
+class RowRun(Table):
+    """Some rows of a long table, its header row first (``_cellvalues[0]``, as ``mark_rows``
+    expects). A run that goes on from the one before (``first`` False) draws its header only at
+    the top of a page: mid-page it continues the table above without one; split over a page
+    break, its part on the next page gets the header again."""
+
+    def __init__(self, *args: Any, first: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.first = first
+        self._bare: Table | None = None
+
+    def _mid_page(self) -> bool:
+        frame = getattr(self, "_frame", None)  # the frame being filled sets itself before wrap and split
+        return not self.first and frame is not None and not frame._atTop
+
+    def _run(self, rows: list, header: bool) -> Table:
+        table = (RowRun if header else Table)([self._cellvalues[0], *rows] if header else rows, colWidths=self._argW,
+                                               repeatRows=int(header), hAlign=self.hAlign)
+        table.setStyle(_style(header))
+        return table
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        self._bare = self._run(self._cellvalues[1:], header=False) if self._mid_page() else None
+        if self._bare is not None:
+            return self._bare.wrap(availWidth, availHeight)
+        return super().wrap(availWidth, availHeight)
+
+    def drawOn(self, canvas: Canvas, x: float, y: float, _sW: float = 0) -> None:
+        if self._bare is not None:
+            self._bare.drawOn(canvas, x, y, _sW)
+        else:
+            super().drawOn(canvas, x, y, _sW)
+
+    def split(self, availWidth: float, availHeight: float) -> list:
+        if not self._mid_page():
+            return super().split(availWidth, availHeight)
+        parts = self._run(self._cellvalues[1:], header=False).split(availWidth, availHeight)
+        return [parts[0], self._run(parts[1]._cellvalues, header=True)] if len(parts) == 2 else parts
+
+
 def _table(header: list[str], rows: list[list[Any]], weights: list[float], width: float,
-           lines: list[int] | None = None) -> Table:
-    """A table of fixed column widths; ``lines`` caps each column's cells (CELL_LINES by default)."""
+           lines: list[int] | None = None, first: bool = True, min_height: float | None = None) -> RowRun:
+    """A table of fixed column widths; ``lines`` caps each column's cells (CELL_LINES by default);
+    ``min_height`` leaves each body row room to write in."""
     widths = _widths(weights, width)
     caps = lines or [CELL_LINES] * len(widths)
     data = [[Paragraph(f"<b>{markup(h)}</b>", SMALL) for h in header]]
     data += [[Paragraph(BOX, TICK) if v == BOX else _cell(str(v), w, cap) for v, w, cap in zip(row, widths, caps)]
              for row in rows]
-    table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
-    table.setStyle(TableStyle([
-        ("FONT", (0, 0), (-1, -1), FONT, 7),
-        ("GRID", (0, 0), (-1, -1), 0.3, colors.black),
-        ("BACKGROUND", (0, 0), (-1, 0), colors.Color(0.85, 0.85, 0.85)),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-    ]))
+    minimum = None if min_height is None else [0.0] + [min_height] * len(rows)
+    table = RowRun(data, colWidths=widths, repeatRows=1, hAlign="LEFT", minRowHeights=minimum, first=first)
+    table.setStyle(_style(header=True))
     return table
 
 
@@ -233,15 +277,15 @@ def install_steps(doc: Document, figures: dict, cable_ends: int) -> list[list[st
         items.append(["Leak test: pressure ______ kPa, duration ______ min, result pass ☐ fail ☐", BOX])
     items.append([f"Busbar tap-off A: {figures['feed_a'] or 'none assigned'}", BOX])
     items.append([f"Busbar tap-off B: {figures['feed_b'] or 'none assigned'}", BOX])
-    items.append([f"Cables run per the cabling plan: {cable_ends} cable ends", BOX])
+    items.append([f"Cables run per the cabling plan: {plural(cable_ends, 'cable end')}", BOX])
     return items
 
 
 def _install(doc: Document, report: dict, options: ExportOptions, width: float) -> list:
     story: list = [PageBreak(), Marked(Paragraph("(b) Install and plumb", H1), "(b) Install and plumb"),
-                   Paragraph("One checklist per rack. Tick each line when done. Racks with liquid-cooled equipment "
-                             "(a cold-plate share or an in-rack CDU) also get plumbing and a leak test to record.",
-                             BODY),
+                   Paragraph("One checklist per rack. Tick each step when done and write your initials and the "
+                             "date beside it. Racks with liquid-cooled equipment (a cold-plate share or an in-rack "
+                             "CDU) also get plumbing and a leak test to record.", BODY),
                    Paragraph(markup(f"Cable installation, from the plan's cable states: {progress_text(doc)}"), BODY)]
     ends = {rack_id: len(entries) for rack_id, entries in rows_by_rack(cable_rows(doc)).items()}
     for index, figures in enumerate(report["racks"]):
@@ -251,8 +295,9 @@ def _install(doc: Document, report: dict, options: ExportOptions, width: float) 
         title = _heading(f"{heading} · {fmt(figures['power_kw'])} kW steady · {fmt(figures['weight_kg'])} kg", H3,
                          width)
         story.append(CondPageBreak(60))
+        steps = [[step, box, "", ""] for step, box in items]  # initials and date: written on site
         story.append(KeepTogether([Marked(title, f"Rack {figures['name']}", 1),
-                                   _table(["step", "done"], items, [10.5, 1], width)]))
+                                   _table(list(STEP_COLUMNS), steps, STEP_WEIGHTS, width, min_height=STEP_HEIGHT)]))
         options.report(0.1 + 0.5 * (index + 1) / max(1, len(report["racks"])))
     return story
 
@@ -292,14 +337,8 @@ def fabric_facts(doc: Document) -> tuple[dict[str, Any], str]:
             return fabric_counts(doc), ""
         except FabricError as exc:
             problem = f"The plan's fabric cannot be sized ({exc}), so the plan gives no all-reduce tests."
-    roles = {"leaf": 0, "spine": 0, "core": 0}
-    for device in doc.devices.values():
-        if device.role in roles:
-            roles[device.role] += 1
-    links = dict.fromkeys(TIERS, 0)
-    for link in doc.links.values():
-        if link.tier in links:
-            links[link.tier] += 1
+    held = Counter(d.role for d in doc.devices.values()), Counter(link.tier for link in doc.links.values())
+    roles, links = {r: held[0][r] for r in ("leaf", "spine", "core")}, {t: held[1][t] for t in TIERS}
     counts = {"nodes": len(nodes), "gpus": sum(doc.catalog[d.type].port_count for d in nodes), "tiers": None,
               "switches": roles, "links": links, "oversubscription": None}
     return counts, problem
@@ -310,9 +349,11 @@ def _prove(doc: Document) -> tuple[dict[str, tuple[list[str], list[list[str]]]],
     and why there is none ("" when there is)."""
     counts, problem = fabric_facts(doc)
     basis = doc.basis
-    summary = [["nodes", str(counts["nodes"])], ["GPUs", str(counts["gpus"])], ["tiers", fmt(counts["tiers"])]]
-    summary += [[f"{role} switches", str(n)] for role, n in counts["switches"].items()]
-    summary += [[f"{tier} links", str(n)] for tier, n in counts["links"].items()]
+    tiers = counts["tiers"]
+    summary = [["nodes", count(counts["nodes"])], ["GPUs", count(counts["gpus"])],
+               ["tiers", "—" if tiers is None else count(tiers)]]
+    summary += [[f"{role} switches", count(n)] for role, n in counts["switches"].items()]
+    summary += [[f"{tier} links", count(n)] for tier, n in counts["links"].items()]
     ratio = counts["oversubscription"]
     summary.append(["oversubscription", "—" if ratio is None else f"{ratio:g}:1"])
     allreduce: list[list[str]] = []
@@ -324,7 +365,7 @@ def _prove(doc: Document) -> tuple[dict[str, tuple[list[str], list[list[str]]]],
     # each step doubles the GPUs: start at 1 at least, or a basis of 0 would never end the loop
     first = gpus = max(1, basis.scaling_min_gpus)
     while gpus <= min(basis.scaling_max_gpus, max(counts["gpus"], first)):
-        scaling.append([str(gpus), "baseline" if gpus == first else target, "", "", ""])
+        scaling.append([count(gpus), "baseline" if gpus == first else target, "", "", ""])
         gpus *= 2
     tables = {
         "fabric": (["fabric", "count"], summary),
@@ -386,7 +427,7 @@ def _handover(doc: Document, report: dict, findings: list[Finding], width: float
         tables = data_tables(["severity", "rule", "subjects", "finding", "source"], rows, [48, 30, 70, 250, 120],
                              width, [1, 1, CELL_LINES, MESSAGE_LINES, CELL_LINES])
         counts = Counter(f.rule for f in findings)  # sorted by severity, then rule: a bookmark at each rule's first
-        firsts = [f"{f.rule} · {f.severity} · {counts[f.rule]} finding{'s' if counts[f.rule] != 1 else ''}"
+        firsts = [f"{f.rule} · {f.severity} · {plural(counts[f.rule], 'finding')}"
                   if i == 0 or findings[i - 1].rule != f.rule else None for i, f in enumerate(findings)]
         story.extend(mark_rows(tables, firsts, 2))
     else:
@@ -402,8 +443,8 @@ def _handover(doc: Document, report: dict, findings: list[Finding], width: float
     return story
 
 
-def numbered_canvas(block: TitleBlock) -> type[Canvas]:
-    class NumberedCanvas(Canvas):
+def numbered_canvas(block: TitleBlock) -> type[PageCanvas]:
+    class NumberedCanvas(PageCanvas):
         """Holds pages back until the end so each title block can say "page X of Y"."""
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -420,8 +461,8 @@ def numbered_canvas(block: TitleBlock) -> type[Canvas]:
                 self.__dict__.update(state)
                 place_marks(self, number)
                 block.draw(self, number, total)
-                Canvas.showPage(self)
-            Canvas.save(self)
+                PageCanvas.showPage(self)
+            PageCanvas.save(self)
 
     return NumberedCanvas
 

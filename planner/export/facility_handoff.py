@@ -14,12 +14,6 @@ from typing import Any, BinaryIO
 from reportlab.platypus import Paragraph, Spacer
 
 from planner.export.commissioning_pdf import BODY, H1, H2, data_tables, numbered_canvas
-from planner.export.common import (
-    ExportOptions,
-    markup,
-    markup_lines,
-    register_fonts,
-)
 from planner.export.facility_tables import (
     Number,
     Table,
@@ -33,7 +27,10 @@ from planner.export.facility_tables import (
     rack_groups_table,
     raw,
 )
+from planner.export.fonts import register_fonts
+from planner.export.options import ExportOptions
 from planner.export.page_setup import titled_document
+from planner.export.printed_text import markup, markup_lines
 from planner.export.sheet_text import sheet_text
 from planner.model.document import Document
 from planner.rules.report import build_report

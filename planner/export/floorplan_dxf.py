@@ -34,7 +34,9 @@ from ezdxf.document import Drawing
 from ezdxf.enums import TextEntityAlignment
 from ezdxf.layouts import Modelspace
 
-from planner.export.common import ExportOptions, TitleBlock, clip, one_line
+from planner.export.options import ExportOptions
+from planner.export.pages import TitleBlock
+from planner.export.printed_text import clip, one_line
 from planner.fabric.trays import CROSS, Tray, TrayLoads
 from planner.model.document import Document, natural_key
 from planner.model.geometry import FRONT_DIRECTION, footprint_polygon, point_in_polygon

@@ -26,24 +26,15 @@ from collections.abc import Callable
 import numpy as np
 from reportlab.pdfgen.canvas import Canvas
 
-from planner.export.common import (
-    ELLIPSIS,
-    FONT,
-    FONT_BOLD,
-    MM,
-    ExportOptions,
-    LabelSheet,
-    Page,
-    TitleBlock,
-    chunks,
-    clean_text,
-    draw_text,
-    page_size,
-    render_pages,
-)
+from planner.export.fonts import FONT, FONT_BOLD
+from planner.export.options import ExportOptions, LabelSheet, page_size
+from planner.export.page_canvas import PageCanvas
+from planner.export.pages import MM, Page, TitleBlock, chunks, render_pages
 from planner.export.pdf_outline import Entry, outline_pages
+from planner.export.printed_text import ELLIPSIS, draw_text
 from planner.export.qr import fits, max_version, qr_matrices
 from planner.export.schedule import CableEnd, CableRow, cable_rows, rows_by_rack
+from planner.export.sheet_text import clean_text
 from planner.model.document import Document, natural_key
 
 TITLE = "Cable labels"
@@ -175,8 +166,8 @@ class QrCodes:
 
 def _sheet(entries: list[tuple[CableEnd, CableEnd, CableRow]], twins: list[str], sheet: LabelSheet,
            block: TitleBlock, page: int, total: int, codes: QrCodes) -> Callable[[Canvas], None]:
-    def draw(canvas: Canvas) -> None:
-        width, height = canvas._pagesize
+    def draw(canvas: PageCanvas) -> None:
+        width, height = canvas.page_size
         w, h = sheet.width_mm * MM, sheet.height_mm * MM
         gx, gy = sheet.gap_x_mm * MM, sheet.gap_y_mm * MM
         grid_w = sheet.columns * w + (sheet.columns - 1) * gx

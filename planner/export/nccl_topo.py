@@ -50,8 +50,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from planner.export.common import ExportOptions, TitleBlock, clip, one_line
 from planner.export.hostlist import compress, is_hostname
+from planner.export.options import ExportOptions
+from planner.export.pages import TitleBlock
+from planner.export.printed_text import clip, one_line
 from planner.fabric.sizing import node_devices
 from planner.io.discovery.naming import hca_names
 from planner.model.catalog import INFINIBAND, CatalogItem, switch_protocol

@@ -41,8 +41,9 @@ from pathlib import Path
 
 import yaml
 
-from planner.export.common import ExportOptions, clean_text, sheet_text, starts_like_formula
 from planner.export.netbox_types import device_type
+from planner.export.options import ExportOptions
+from planner.export.sheet_text import clean_text, sheet_text, starts_like_formula
 from planner.io.netbox_names import (
     CABLE_COLUMNS,
     CABLE_TYPES,

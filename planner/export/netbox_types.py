@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 
-from planner.export.common import sheet_text
+from planner.export.sheet_text import sheet_text
 from planner.io.netbox_names import OTHER, interface_type, manufacturer_of, type_slug
 from planner.model.catalog import RACK_PDU, CatalogItem
 from planner.model.document import Document

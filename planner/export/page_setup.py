@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
 
-from planner.export.common import MARGIN, TITLE_BLOCK_HEIGHT, ExportOptions, TitleBlock, page_size
+from planner.export.options import ExportOptions, page_size
+from planner.export.pages import MARGIN, TITLE_BLOCK_HEIGHT, TitleBlock
 from planner.model.document import Document
 
 

@@ -18,7 +18,10 @@ from typing import Any
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Table
 
-from planner.export.common import Page, clean_text, clip
+from planner.export.page_canvas import PageCanvas
+from planner.export.pages import Page
+from planner.export.printed_text import clip
+from planner.export.sheet_text import clean_text
 
 #: An outline title's longest run of characters (a reader's side panel shows less).
 TITLE_CHARS = 120
@@ -53,7 +56,7 @@ def outline_pages(pages: list[Page], entries: list[Entry]) -> list[Page]:
         keys.setdefault(entry.page, []).append(f"entry-{number}")
 
     def marked(index: int, draw: Callable[[Canvas], None]) -> Callable[[Canvas], None]:
-        def run(canvas: Canvas) -> None:
+        def run(canvas: PageCanvas) -> None:
             for key in keys.get(index, ()):
                 canvas.bookmarkPage(key)
             if index == 0:
@@ -98,12 +101,12 @@ class Marked(Flowable):
         self.inner.drawOn(canvas, 0, 0)
 
 
-def place_marks(canvas: Canvas, page: int) -> None:
+def place_marks(canvas: PageCanvas, page: int) -> None:
     """Bind the marks drawn on held page ``page`` (1-based) as it is written: call just before
     the page's real ``showPage``."""
     for number, key, top in getattr(canvas, HELD, ()):
         if number == page:
-            canvas.bookmarkPage(key, fit="XYZ", top=min(top, canvas._pagesize[1]))
+            canvas.bookmarkPage(key, fit="XYZ", top=min(top, canvas.page_size[1]))
 
 
 def mark_rows(tables: list[Table], titles: Sequence[str | None], level: int) -> list[Table]:

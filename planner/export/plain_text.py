@@ -17,14 +17,26 @@ from reportlab.pdfgen.canvas import Canvas
 
 #: Non-ASCII characters the documents print often (separators, arrows, units), drawn by the fast path.
 _COMMON = "·…↔→←–—°×µ±≤≥²³€£"
-_plain_fonts: WeakKeyDictionary[object, dict[str, PlainFont]] = WeakKeyDictionary()
-#: The PDF drawn last (weakly) and its fonts: one lookup a string instead of a weak-key one.
-_last_plain: tuple[Callable[[], object], dict[str, PlainFont]] = (lambda: None, {})
 
 
-def _set_last_plain(doc: object, fonts: dict[str, PlainFont]) -> None:
-    global _last_plain
-    _last_plain = (ref(doc), fonts)
+class FontsByPdf:
+    """Each PDF's plain fonts, held as long as the PDF lives (weakly), with the PDF drawn last
+    remembered (weakly too) so that a string costs one identity test, not a weak-key lookup."""
+
+    def __init__(self) -> None:
+        self.by_pdf: WeakKeyDictionary[object, dict[str, PlainFont]] = WeakKeyDictionary()
+        self.last: Callable[[], object] = lambda: None
+        self.last_fonts: dict[str, PlainFont] = {}
+
+    def of(self, doc: object) -> dict[str, PlainFont]:
+        if self.last() is not doc:
+            self.last_fonts = self.by_pdf.setdefault(doc, {})
+            self.last = ref(doc)
+        return self.last_fonts
+
+
+#: The process's one cache (PDFs are drawn on one thread at a time: the worker process, or the CLI).
+FONTS = FontsByPdf()
 
 
 class PlainFont:
@@ -56,10 +68,7 @@ class PlainFont:
     def of(cls, canvas: Canvas, font: str) -> PlainFont:
         """The font's plain-text state in the canvas's PDF (the last PDF's are looked up first)."""
         doc = canvas._doc
-        last, fonts = _last_plain
-        if last() is not doc:
-            fonts = _plain_fonts.setdefault(doc, {})
-            _set_last_plain(doc, fonts)
+        fonts = FONTS.of(doc)
         plain = fonts.get(font)
         if plain is None:
             plain = fonts[font] = cls(font, doc)

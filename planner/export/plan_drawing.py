@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from planner.export.common import FONT, FONT_BOLD, clip, draw_text
+from planner.export.fonts import FONT, FONT_BOLD
 from planner.export.label_placer import Placer, Rect, text_box
+from planner.export.printed_text import clip, draw_text
 from planner.fabric.routing import Router
 from planner.model.catalog import CABINET, ROW_CDU
 from planner.model.document import Document, natural_key
@@ -150,9 +151,15 @@ def fit_scale(bounds: Window, box: tuple[float, float, float, float]) -> float:
     return min((bx1 - bx0) / max(bounds[2] - bounds[0], 0.1), (by1 - by0 - SCALE_BAR_ROOM) / max(bounds[3] - bounds[1], 0.1))
 
 
+#: What a caller draws over the plan, after its labels and under its clip: given the canvas, the
+#: mapping from plan metres to the page and the drawing's ``Placer`` (for labels of its own).
+OnTop = Callable[[Canvas, Callable[[Point], tuple[float, float]], Placer], None]
+
+
 def draw_plan_pdf(canvas: Canvas, shapes: PlanShapes, box: tuple[float, float, float, float],
                   window: Window | None = None, scale: float | None = None, names: bool = True,
-                  keep_clear: Sequence[Rect] = ()) -> float:
+                  keep_clear: Sequence[Rect] = (), avoid: Sequence[tuple[Point, Point]] = (),
+                  on_top: OnTop | None = None) -> float:
     """Draw the plan to fit ``box`` (x0, y0, x1, y1 in points), or only ``window`` (metres) at
     ``scale``; returns the scale (points per metre).
 
@@ -161,7 +168,9 @@ def draw_plan_pdf(canvas: Canvas, shapes: PlanShapes, box: tuple[float, float, f
     names print whole inside their box where it is wide enough at ``MIN_NAME_SIZE`` or more;
     only a drawing too small for that (``readable_scale``) cuts them. With ``names`` False (the
     key plan of a hall printed on sheets) racks, units and busbars are drawn unnamed; ``keep_clear``
-    (page rectangles) is left for what the caller draws over the plan.
+    (page rectangles) is left for what the caller draws over the plan, and the labels keep off the
+    lines ``avoid`` (plan metres: a review's move arrows) as they keep off the trays. ``on_top``
+    then draws over the plan with the same mapping and placer.
     """
     bx0, by0, bx1, by1 = box
     mx0, my0, mx1, my1 = window or shapes.bounds
@@ -224,7 +233,11 @@ def draw_plan_pdf(canvas: Canvas, shapes: PlanShapes, box: tuple[float, float, f
         canvas.line(*tx(p1), *tx(p2))
         placer.block_line(*tx(p1), *tx(p2), 1.0 if side == "A" else 0.5)
     canvas.setDash()
+    for start, end in avoid:
+        placer.block_segment(*tx(start), *tx(end), 2.5)
     _labels(canvas, shapes, placer, tx, (mx0, my0, mx1, my1), names)
+    if on_top is not None:
+        on_top(canvas, tx, placer)
     canvas.restoreState()
     canvas.saveState()
     # Scale bar and north arrow, under the drawing.
@@ -282,6 +295,7 @@ def _labels(canvas: Canvas, shapes: PlanShapes, placer: Placer, tx: Callable[[Po
         rx, ry = tx(start)
         text = f"Row {clip(row, NAME_CHARS)}"
         spots = [(rx + dx, ry + dy, "left") for dy in (10, 3, 17) for dx in (0, 30, 60, 90)]
+        spots += [(rx + dx, ry + dy, "left") for dy in (10, 3, 17) for dx in (120, 150, 180, 210)]
         placer.put(canvas, text, 6, FONT_BOLD, [*spots, (rx - 3, ry - 8, "right")])
     for name, p1, p2, side in shapes.busbars if names else ():  # a key plan leaves them to its sheets
         (x1, y1), (x2, y2) = tx(p1), tx(p2)

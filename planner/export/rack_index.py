@@ -12,7 +12,11 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
-from planner.export.common import FONT_BOLD, Page, content_box, draw_text
+from planner.export.fonts import FONT_BOLD
+from planner.export.page_canvas import PageCanvas
+from planner.export.pages import Page, content_box
+from planner.export.printed_text import draw_text
+from planner.text import plural
 
 TITLE = "Index of racks"
 HEADER = 34.0
@@ -60,10 +64,10 @@ def index_pages(size: tuple[float, float], lines: list[IndexLine]) -> list[Page]
 
 def _page(lines: list[IndexLine], number: int, count: int, total: int,
           per_column: int) -> Callable[[Canvas], None]:
-    def draw(canvas: Canvas) -> None:
-        x0, _y0, x1, y1 = content_box(canvas._pagesize)
+    def draw(canvas: PageCanvas) -> None:
+        x0, _y0, x1, y1 = content_box(canvas.page_size)
         more = f" · {number} of {count}" if count > 1 else ""
-        draw_text(canvas, x0, y1 - 14, f"{TITLE}: {total} racks, the pages of each rack's section{more}", 12,
+        draw_text(canvas, x0, y1 - 14, f"{TITLE}: {plural(total, 'rack')}, the pages of each rack's section{more}", 12,
                   FONT_BOLD, max_width=x1 - x0)
         for start in range(0, len(lines), per_column):
             cx = x0 + (start // per_column) * COLUMN_WIDTH

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from planner.export.common import ExportOptions, write_atomic, write_folder_atomic
+from planner.export.options import ExportOptions
+from planner.io.atomic import write_atomic
+from planner.io.atomic_folder import write_folder_atomic
 from planner.model.document import Document
 
 #: A writer gets the open output file, or for a folder kind the folder's Path.
@@ -60,6 +62,8 @@ EXPORT_KINDS: dict[str, ExportKind] = {kind.key: kind for kind in (
                "planner.export.commissioning_pdf:write_commissioning_pdf"),
     ExportKind("bom-csv", "Bill of materials (CSV)", ".csv", "planner.export.registry:_bom_csv", paper=False),
     ExportKind("floorplan-svg", "Floor plan (SVG)", ".svg", "planner.export.floorplan_svg:write_svg", paper=False),
+    ExportKind("floorplan-svg-sheets", "Floor plan on sheets (SVG folder)", "",
+               "planner.export.floorplan_svg:write_svg_sheets", folder=True),
     ExportKind("review-pdf", "Review document (PDF)", ".pdf", "planner.export.review_pdf:write_review_pdf"),
     ExportKind("floorplan-dxf", "Floor plan (DXF)", ".dxf", "planner.export.floorplan_dxf:write_dxf", paper=False),
     ExportKind("slurm", "Slurm topology (folder)", "", "planner.export.slurm:write_slurm", paper=False, folder=True),
@@ -82,4 +86,4 @@ def export_to(doc: Document, kind: str, path: str | os.PathLike, options: Export
     if export_kind.folder:
         write_folder_atomic(path, lambda folder: writer(doc, folder, options))
     else:
-        write_atomic(path, lambda out: writer(doc, out, options))
+        write_atomic(path, lambda out: writer(doc, out, options), backup=False)

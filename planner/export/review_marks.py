@@ -1,28 +1,29 @@
-"""The drawings of the review document: the floor plan with change marks, and with comment pins.
+"""The review document's marks: what changed on the floor, numbered, and the comment pins.
 
-Both draw over ``plan_drawing``'s floor plan (the one every PDF prints) in a flowable that takes
-the rest of the page; a hall whose rack names would not print whole on one page is drawn as
-the cabling plan's floor plan is, a key plan and sheets (``plan_sheets``), each with the marks. Change marks read in black and white, each by its line as well as its
-colour: added — a heavy solid outline, hatched; removed — a dashed outline of where it was,
-crossed; moved — a dotted outline of where it was and an arrow to where it is; changed — a
-dash-dot outline. A point (hand-off) or a line (busbar, door) gets a symbol instead: ⊕ added,
-× removed, a dash-dot box changed. A device's change marks its rack as changed. Pins are black
-discs with a white number on a leader to the pinned point; a pin whose place another pin's
-number already holds moves aside, so close pins stay readable.
+Each object row of the change list has a number (its place in ``object_entries``); each place
+on the floor that changed has a ``NumberedMark`` carrying the numbers of the rows it shows
+(``numbered_marks``), which the detail drawings, the key plan and the sheets print beside it
+(``review_figures``, ``review_details``). Change marks read in black and white, each by its line
+as well as its colour: added — a heavy solid outline, hatched (not over its name); removed — a
+dashed outline of where it was, crossed; moved — a dotted outline of where it was and an arrow
+to where it is, drawn only where it crosses no name (beside the object when its name is in the
+way); changed — a dash-dot outline. A point (hand-off) or a line (busbar, door) gets a symbol
+instead: ⊕ added, × removed, a dash-dot box changed. A device's change marks its rack. Pins are
+black discs with a white number on a leader to the pinned point; a pin whose place another
+pin's number already holds moves aside, so close pins stay readable.
 """
-
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
-from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 
-from planner.export.common import FONT_BOLD, draw_text
-from planner.export.plan_drawing import PlanShapes, draw_plan_pdf, fit_scale
-from planner.export.plan_sheets import Sheet, draw_key_plan, draw_sheet, plan_sheets, sheet_corner
+from planner.export.fonts import FONT_BOLD
+from planner.export.label_placer import Placer
+from planner.export.printed_text import draw_text
 from planner.model.document import Document, prefix_of
 from planner.model.geometry import bounds_of, footprint_polygon
 from planner.model.objects import Point
@@ -33,6 +34,8 @@ LEGEND_HEIGHT = 34.0
 #: Hatching pitch of an added object, and the size of the symbol on a point or a line (points).
 HATCH_STEP = 3.0
 SYMBOL_SIZE = 4.0
+#: Length of a move arrow's head (points).
+ARROW_HEAD = 6.0
 #: A comment pin's disc (points): its number reads at arm's length.
 PIN_RADIUS = 6.5
 #: (colour, dash pattern, line width) of each change mark; the dash tells them apart in grey.
@@ -44,6 +47,8 @@ MARK_STYLES: dict[str, tuple[tuple[float, float, float], tuple[float, ...], floa
 }
 LEGEND = (("added", "added: heavy outline, hatched"), ("removed", "removed: dashed where it was, crossed"),
           ("moved", "moved: dotted where it was, arrow to where it is"), ("changed", "changed: dash-dot outline"))
+#: Kinds the change list leaves out: comments have their own section.
+NOT_DESIGN = ("comment",)
 #: A piece of plan geometry: ("polygon", corners), ("line", (end, end)) or ("point", (p,)).
 Shape = tuple[str, list[Point]]
 
@@ -76,110 +81,98 @@ def _centre(shape: Shape) -> Point:
     return (x0 + x1) / 2, (y0 + y1) / 2
 
 
-def change_marks(old: Document, new: Document, diff: PlanDiff) -> list[tuple[str, Shape, Shape | None]]:
-    """(change, shape, moved-from shape) for every object the plan marks: added and changed in the
-    new plan, removed where they were in the old, moved with both places. A device's change marks
-    its rack (in either plan) as changed, unless the rack is itself added or removed. Objects with
-    no place on the floor (comments, underlays, plan settings) get no mark."""
-    marks: list[tuple[str, Shape, Shape | None]] = []
-    changed: dict[str, Shape] = {}
-    gone = {e["id"] for e in diff.added + diff.removed}
+@dataclass
+class NumberedMark:
+    """One mark on the floor: the change it draws, where (``shape``; ``before``, where a moved
+    object was), where the object stood in the older revision (``old``: None if it was added) and
+    the numbers of the change-list rows it shows."""
 
-    def rack_changed(doc: Document, device_id: str) -> None:
-        device = doc.devices.get(device_id)
-        if device is not None and device.rack not in gone and device.rack in new.racks:
-            shape = shape_of(new, device.rack)
-            if shape is not None:
-                changed[device.rack] = shape
+    change: str
+    shape: Shape
+    before: Shape | None
+    old: Shape | None
+    numbers: list[int] = field(default_factory=list)
 
-    for word, entries, doc in (("added", diff.added, new), ("removed", diff.removed, old)):
-        for entry in entries:
-            if entry["kind"] == "device":
-                rack_changed(doc, entry["id"])
-                continue
-            shape = shape_of(doc, entry["id"])
-            if shape is not None:
-                marks.append((word, shape, None))
-    for entry in diff.moved:
-        if entry["kind"] == "device":
-            rack_changed(old, entry["id"])
-            rack_changed(new, entry["id"])
+    def bounds(self) -> tuple[float, float, float, float]:
+        """Everything the mark covers, both places of a move, in metres."""
+        return bounds_of([p for s in (self.shape, self.before, self.old) if s is not None for p in s[1]])
+
+    def tag(self) -> str:
+        """The numbers it shows, as printed beside it."""
+        return number_ranges(self.numbers)
+
+    def arrow(self) -> tuple[Point, Point] | None:
+        """A move's arrow in plan metres: from the middle of where it was to where it enters its
+        place (its middle, when the two places overlap)."""
+        if self.change != "moved" or self.before is None:
+            return None
+        start = _centre(self.before)
+        return start, _entry_point(start, bounds_of(self.shape[1]))
+
+
+def object_entries(diff: PlanDiff) -> list[tuple[str, dict[str, Any]]]:
+    """(change, diff entry) of each object row of the change list, in its order: added, removed,
+    moved, changed; a row's number is its place here, from 1."""
+    return [(word, e) for word, group in (("added", diff.added), ("removed", diff.removed),
+                                          ("moved", diff.moved), ("changed", diff.changed))
+            for e in group if e["kind"] not in NOT_DESIGN]
+
+
+def numbered_marks(old: Document, new: Document, diff: PlanDiff) -> list[NumberedMark]:
+    """Every mark, in the order of its first number. Added and changed objects are marked in the
+    new plan, removed ones where they were in the old, moved ones at both places. A device has no
+    place of its own: its change is on its rack's own mark when the rack was added or removed with
+    it, else on a "changed" mark of the rack (one per rack, carrying every such number). Objects
+    with no place on the floor (plan settings, comments, underlays) get none."""
+    marks: dict[tuple[str, str], NumberedMark] = {}
+    gone = {e["id"]: word for word, group in (("added", diff.added), ("removed", diff.removed)) for e in group}
+
+    def own(word: str, obj_id: str) -> NumberedMark | None:
+        now = shape_of(old if word == "removed" else new, obj_id)
+        if now is None:
+            return None
+        if word == "moved":
+            before = shape_of(old, obj_id)
+            return None if before is None else NumberedMark("moved", now, before, before)
+        return NumberedMark(word, now, None, None if word == "added" else now if word == "removed"
+                            else shape_of(old, obj_id))
+
+    def mark(word: str, obj_id: str, number: int) -> None:
+        if (word, obj_id) not in marks:
+            made = own(word, obj_id)
+            if made is None:
+                return
+            marks[(word, obj_id)] = made
+        marks[(word, obj_id)].numbers.append(number)
+
+    for number, (word, entry) in enumerate(object_entries(diff), start=1):
+        if entry["kind"] != "device":
+            mark(word, entry["id"], number)
             continue
-        before, after = shape_of(old, entry["id"]), shape_of(new, entry["id"])
-        if before is not None and after is not None:
-            marks.append(("moved", after, before))
-    for entry in diff.changed:
-        if entry["kind"] == "device":
-            rack_changed(new, entry["id"])
-        elif (shape := shape_of(new, entry["id"])) is not None:
-            changed[entry["id"]] = shape
-    marks += [("changed", shape, None) for shape in changed.values()]
-    return marks
+        docs = (old, new) if word == "moved" else (new,) if word in ("added", "changed") else (old,)
+        for rack in sorted({doc.devices[entry["id"]].rack for doc in docs if entry["id"] in doc.devices}):
+            if rack in gone:
+                mark(gone[rack], rack, number)
+            elif rack in new.racks:
+                mark("changed", rack, number)
+    return sorted(marks.values(), key=lambda m: m.numbers[0])
 
 
-class PlanFigure(Flowable):
-    """The floor plan filling the rest of the page, with ``overlay`` drawn on it in plan metres
-    (``to_page`` maps a plan point to the page) and an optional legend under it; with ``key``,
-    the key plan of those sheets; with ``sheet``, that sheet at ``scale`` (``plan_sheets``)."""
+def change_marks(old: Document, new: Document, diff: PlanDiff) -> list[tuple[str, Shape, Shape | None]]:
+    """(change, shape, moved-from shape) of every mark (``numbered_marks``)."""
+    return [(m.change, m.shape, m.before) for m in numbered_marks(old, new, diff)]
 
-    def __init__(self, shapes: PlanShapes, overlay: Callable[[Canvas, Callable[[Point], Point]], None],
-                 legend: Callable[[Canvas, float], None] | None = None, key: list[Sheet] | None = None,
-                 sheet: Sheet | None = None, scale: float = 0.0) -> None:
-        super().__init__()
-        self.shapes, self.overlay, self.legend = shapes, overlay, legend
-        self.key, self.sheet, self.scale = key, sheet, scale
 
-    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
-        self.width, self.height = available_width, available_height - 1
-        return self.width, self.height
-
-    def draw(self) -> None:
-        canvas = self.canv
-        bottom = LEGEND_HEIGHT if self.legend else 0.0
-        box = (0.0, bottom, self.width, self.height)
-        canvas.saveState()
-        if self.sheet is not None:
-            draw_sheet(canvas, self.shapes, self.sheet, self.scale, box)
-            scale, (mx0, my0, mx1, my1) = self.scale, self.sheet.window
-            ox, top = sheet_corner(self.sheet, scale, box)
-            clip = canvas.beginPath()
-            clip.rect(ox, top - (my1 - my0) * scale, (mx1 - mx0) * scale, (my1 - my0) * scale)
-            canvas.clipPath(clip, stroke=0, fill=0)
+def number_ranges(numbers: list[int], most: int = 3) -> str:
+    """"1–9", "2, 4–6": the numbers as runs, at most ``most`` of them (then "…")."""
+    runs: list[list[int]] = []
+    for number in sorted(set(numbers)):
+        if runs and number == runs[-1][1] + 1:
+            runs[-1][1] = number
         else:
-            if self.key is not None:
-                draw_key_plan(canvas, self.shapes, self.key, box)
-            else:
-                draw_plan_pdf(canvas, self.shapes, box)
-            # the mapping draw_plan_pdf used: the drawing centred across the box, its top at the box's top
-            scale, (mx0, my0, mx1, _my1) = fit_scale(self.shapes.bounds, box), self.shapes.bounds
-            ox, top = (self.width - max(mx1 - mx0, 0.1) * scale) / 2, self.height
-
-        def to_page(p: Point) -> Point:
-            return ox + (p[0] - mx0) * scale, top - (p[1] - my0) * scale
-
-        self.overlay(canvas, to_page)
-        canvas.restoreState()
-        if self.legend:
-            self.legend(canvas, self.width)
-
-
-def plan_figures(shapes: PlanShapes, overlay: Callable[[Canvas, Callable[[Point], Point]], None],
-                 legend: Callable[[Canvas, float], None] | None, width: float,
-                 height: float) -> list[tuple[str, PlanFigure]]:
-    """The plan as one figure; or, where rack names would not print whole on a page of
-    ``width`` × ``height``, the key plan and the sheets, each with its title and the overlay."""
-    scale, sheets = plan_sheets(shapes, (0.0, LEGEND_HEIGHT if legend else 0.0, width, height))
-    if len(sheets) == 1:
-        return [("Floor plan", PlanFigure(shapes, overlay, legend))]
-    return [("Key plan", PlanFigure(shapes, overlay, legend, key=sheets))] + \
-        [(sheet.title(), PlanFigure(shapes, overlay, legend, sheet=sheet, scale=scale)) for sheet in sheets]
-
-
-def widen(shapes: PlanShapes, points: list[Point]) -> None:
-    """Grow the drawing's bounds to take in ``points`` (where removed objects stood, pins)."""
-    if points:
-        x0, y0, x1, y1 = bounds_of([*points, shapes.bounds[:2], shapes.bounds[2:]])
-        shapes.bounds = (x0, y0, x1, y1)
+            runs.append([number, number])
+    words = [str(a) if a == b else f"{a}–{b}" for a, b in runs]
+    return ", ".join(words[:most]) + (", …" if len(words) > most else "")
 
 
 # ------------------------------------------------------------------- change marks
@@ -205,11 +198,38 @@ def _cross(canvas: Canvas, x: float, y: float, size: float) -> None:
     canvas.line(x - size, y + size, x + size, y - size)
 
 
+def _along(start: Point, end: Point, t: float) -> Point:
+    return start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t
+
+
+def _clear_arrow(placer: Placer, start: Point, end: Point, size: Point) -> tuple[Point, Point] | None:
+    """The move's arrow where it crosses no label: straight from where the object was, stopped
+    short of a name in its way; where that leaves too short an arrow, the same arrow beside the
+    object (offset across the move by half the object and a little), whole, if that is clear."""
+    length = math.hypot(end[0] - start[0], end[1] - start[1])
+    if length < 1e-6:
+        return None
+    t0, t1 = placer.clear_stretch(*start, *end)
+    if (t1 - t0) * length >= ARROW_HEAD + 2:
+        return _along(start, end, t0), _along(start, end, t1 - (1.0 / length if t1 < 1 else 0.0))
+    across = (-(end[1] - start[1]) / length, (end[0] - start[0]) / length)
+    reach = abs(across[0]) * size[0] / 2 + abs(across[1]) * size[1] / 2 + 5
+    ax0, ay0, ax1, ay1 = placer.area
+    for side in (1.0, -1.0):
+        a = (start[0] + side * reach * across[0], start[1] + side * reach * across[1])
+        b = (end[0] + side * reach * across[0], end[1] + side * reach * across[1])
+        inside = all(ax0 <= x <= ax1 and ay0 <= y <= ay1 for x, y in (a, b))
+        if inside and placer.clear_stretch(*a, *b) == (0.0, 1.0):
+            return a, b
+    return None
+
+
 def _arrow(canvas: Canvas, start: Point, end: Point) -> None:
     canvas.setDash()
     canvas.line(*start, *end)
     angle = math.atan2(end[1] - start[1], end[0] - start[0])
-    head = [end] + [(end[0] - 6 * math.cos(angle + s), end[1] - 6 * math.sin(angle + s)) for s in (0.4, -0.4)]
+    head = [end] + [(end[0] - ARROW_HEAD * math.cos(angle + s), end[1] - ARROW_HEAD * math.sin(angle + s))
+                    for s in (0.4, -0.4)]
     canvas.drawPath(_path(canvas, head), stroke=1, fill=1)
 
 
@@ -220,14 +240,17 @@ def _entry_point(start: Point, box: tuple[float, float, float, float]) -> Point:
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     dx, dy = start[0] - cx, start[1] - cy
     reach = min((abs((x1 - x0) / 2 / dx) if dx else math.inf), (abs((y1 - y0) / 2 / dy) if dy else math.inf))
-    if reach >= 1:
+    if reach >= 1 - 1e-6:  # inside, or on its edge
         return cx, cy
     return cx + dx * reach, cy + dy * reach
 
 
 def draw_mark(canvas: Canvas, change: str, shape: Shape, to_page: Callable[[Point], Point],
-              before: Shape | None = None) -> None:
-    """One change mark (see the module docstring) of a polygon, line or point."""
+              before: Shape | None = None, placer: Placer | None = None, outline: bool = False) -> None:
+    """One change mark (see the module docstring) of a polygon, line or point. With ``placer``
+    (the drawing's labels), a move's arrow is drawn only where it crosses no name and an added
+    object's hatching leaves its name clear; with ``outline``, a polygon gets its outline alone (in
+    the older revision's drawing, where the object still stands with its name)."""
     kind, points = shape
     page = [to_page(p) for p in points]
     x0, y0, x1, y1 = bounds_of(page)
@@ -237,7 +260,14 @@ def draw_mark(canvas: Canvas, change: str, shape: Shape, to_page: Callable[[Poin
         draw_mark(canvas, "moved", before, to_page)
         _style(canvas, "moved")
         start = to_page(_centre(before))
-        _arrow(canvas, start, _entry_point(start, (x0, y0, x1, y1)))
+        end = _entry_point(start, (x0, y0, x1, y1))
+        if placer is None:
+            _arrow(canvas, start, end)
+            return
+        routed = _clear_arrow(placer, start, end, (x1 - x0, y1 - y0))
+        if routed is not None:  # else no room clear of the names: the dotted outline says it
+            _arrow(canvas, *routed)
+            placer.block_segment(*routed[0], *routed[1], 2.5)
         return
     if kind == "point" or (change == "changed" and kind == "line"):
         _symbol(canvas, change, x0, y0, x1, y1)
@@ -245,9 +275,16 @@ def draw_mark(canvas: Canvas, change: str, shape: Shape, to_page: Callable[[Poin
     canvas.drawPath(_path(canvas, page, close=kind == "polygon"), stroke=1, fill=0)
     if kind == "line":  # a line alone would read as a busbar: a symbol at its middle says what happened
         _symbol(canvas, change, cx, cy, cx, cy)
-    elif change == "added":
+    elif outline:
+        return
+    elif change == "added":  # hatched, but not over the names on it (with ``placer``)
         canvas.saveState()
-        canvas.clipPath(_path(canvas, page), stroke=0, fill=0)
+        area = _path(canvas, page)
+        for rx0, ry0, rx1, ry1 in placer.taken if placer is not None else ():
+            if rx0 < x1 and rx1 > x0 and ry0 < y1 and ry1 > y0:  # the name's box, within the mark's
+                left, bottom, right, top = max(rx0 - 0.5, x0), max(ry0 - 0.5, y0), min(rx1 + 0.5, x1), min(ry1 + 0.5, y1)
+                area.rect(left, bottom, right - left, top - bottom)
+        canvas.clipPath(area, stroke=0, fill=0, fillMode=FILL_EVEN_ODD)
         canvas.setLineWidth(0.5)
         offset = -(y1 - y0)
         while offset < x1 - x0:

@@ -1,16 +1,20 @@
 """The review document: what changed since an earlier revision, and every open comment.
 
 ``planner export PLAN --to review-pdf [--against OLD.hall] -o OUT.pdf``. With ``--against`` the
-document opens with the changes (``planner.review.diff``, the same list ``planner diff`` prints):
-a floor plan with the change marks, the change list (objects, then cables), the findings that
-are new or resolved and the design figures that moved. Then, always, the open comments: a floor
-plan with their numbered pins (the numbers the GUI shows) and each comment with its replies.
-Without ``--against`` the first page says that it lists the comments only.
+document opens with the change list (``planner.review.diff``, the same list ``planner diff``
+prints): the objects, numbered, then cables, the findings that are new or resolved and the
+design figures that moved. Then each change's detail drawing, its neighbourhood as it was and as
+it is at the scale that prints rack names (``review_details``); then the key plan with every
+change numbered and, on a hall printed on sheets, only the sheets that show a change
+(``review_figures``). Then, always, the open comments: a floor plan with their numbered pins
+(the numbers the GUI shows; again only the sheets with a pin) and each comment with its replies.
+Without ``--against`` the first page says that it lists the comments only. A one-rack move on a
+4,096-node hall is five pages.
 
-The drawings (change marks readable in black and white, numbered pins) are in ``review_marks``;
-cables are in the list, not on the plan. Comments are review notes, not part of the design:
-their own edits are not in the change list. The PDF's bookmarks (``pdf_outline``) give each
-section, each change in the list and each open comment.
+The marks (readable in black and white, numbered) and pins are in ``review_marks``; cables are
+in the list, not on the plan. Comments are review notes, not part of the design: their own
+edits are not in the change list. The PDF's bookmarks (``pdf_outline``) give each section, each
+change in the list, each detail, each sheet and each open comment.
 
 User text is wrapped to its column (``markup_lines``, the last line cut with "…"); a comment's
 text is a paragraph of at most ``COMMENT_LINES`` lines that may run over a page break, so a
@@ -24,39 +28,31 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Callable
 from typing import Any
 
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import PageBreak, Paragraph, Spacer
 
 from planner.commands.comments import OPEN, pin_position, threads, top_level, where
 from planner.export.commissioning_pdf import BODY, H1, H2, SMALL, data_tables, numbered_canvas
-from planner.export.common import (
-    FONT,
-    FONT_BOLD,
-    ExportOptions,
-    markup,
-    markup_lines,
-    register_fonts,
-)
+from planner.export.fonts import FONT, FONT_BOLD, register_fonts
+from planner.export.options import ExportOptions
 from planner.export.page_setup import titled_document
 from planner.export.pdf_outline import Marked, mark_rows
 from planner.export.plan_drawing import plan_shapes
+from planner.export.printed_text import markup, markup_lines
+from planner.export.review_details import detail_story
+from planner.export.review_figures import PlanFigure, arrows, marks_overlay, plan_figures, widen
 from planner.export.review_marks import (
-    PlanFigure,
-    change_marks,
+    NOT_DESIGN,
     draw_legend,
-    draw_mark,
     draw_pins,
-    plan_figures,
-    widen,
+    numbered_marks,
+    object_entries,
 )
 from planner.export.selection import describe
 from planner.io import HallFileError, load
 from planner.model.document import Document
-from planner.model.objects import Point
 from planner.review.diff import PlanDiff, diff_plans, name_of_id
 
 TITLE = "Review document"
@@ -68,8 +64,11 @@ SUMMARY_LINES = 6
 REPLY_INDENT = 16.0
 #: Room a floor-plan sheet's heading takes at the top of its page (H2 with its spacing, points).
 SHEET_HEADING = 30.0
-#: Kinds the change list leaves out: comments have their own section.
-NOT_DESIGN = ("comment",)
+#: Room the key plan's note on the sheets printed takes (two lines of BODY, points).
+SHEETS_NOTE = 24.0
+#: Floor north of a pinned point (metres) that a key plan's sheet numbers keep off: the pin's
+#: disc stands above its point.
+PIN_REACH_M = 4.0
 KIND_WORDS = {"floor_unit": "floor unit", "handoff": "hand-off", "basis": "design basis", "title": "title block",
               "outline": "hall outline", "type": "equipment type"}
 REPLY = ParagraphStyle("reply", parent=BODY, leftIndent=REPLY_INDENT)
@@ -111,17 +110,16 @@ def _place(entry: dict[str, Any]) -> str:
 
 
 def object_rows(diff: PlanDiff) -> list[list[str]]:
-    """The change list's object rows: change, kind, name, detail."""
+    """The change list's object rows: change, kind, name, detail; a row's number (on the plans
+    too) is its place in this list, from 1 (``review_marks.object_entries``)."""
     rows = []
-    for word, entries in (("added", diff.added), ("removed", diff.removed)):
-        rows += [[word, KIND_WORDS.get(e["kind"], e["kind"]), str(e["name"]), _place(e)]
-                 for e in entries if e["kind"] not in NOT_DESIGN]
-    for e in diff.moved:
-        if e["kind"] not in NOT_DESIGN:
+    for word, e in object_entries(diff):
+        if word == "moved":
             moved = {f: {"old": e["from"][f], "new": e["to"][f]} for f in e["from"] if e["from"][f] != e["to"][f]}
-            rows.append(["moved", KIND_WORDS.get(e["kind"], e["kind"]), str(e["name"]), _fields(moved)])
-    rows += [["changed", KIND_WORDS.get(e["kind"], e["kind"]), str(e["name"]), _fields(e["fields"])]
-             for e in diff.changed if e["kind"] not in NOT_DESIGN]
+            detail = _fields(moved)
+        else:
+            detail = _place(e) if word in ("added", "removed") else _fields(e["fields"])
+        rows.append([word, KIND_WORDS.get(e["kind"], e["kind"]), str(e["name"]), detail])
     return rows
 
 
@@ -188,21 +186,23 @@ def _figures(figures: list[tuple[str, PlanFigure]]) -> list:
     return story
 
 
-def _changes(old: Document, new: Document, diff: PlanDiff, width: float, height: float) -> list:
-    shapes = plan_shapes(new)
-    marks = change_marks(old, new, diff)
-    widen(shapes, [p for _c, shape, before in marks for s in (shape, before) if s for p in s[1]])
+def _sheets_note(figures: list[tuple[str, PlanFigure]], total: int, what: str) -> str:
+    if total <= 1:
+        return ""
+    shown = [title.split(" · ")[0].removeprefix("Sheet ") for title, _figure in figures[1:]]
+    printed = (f"sheet{'s' if len(shown) != 1 else ''} {', '.join(shown)}, which show{'s' if len(shown) == 1 else ''}"
+               f" {what}, follow{'s' if len(shown) == 1 else ''}" if shown else f"no sheet shows {what}")
+    return (f"Key plan: the whole hall, cut into {total} sheets at a scale that prints every rack name; {printed}. "
+            "Sheets with nothing on them are left out of a review (the cabling plan prints them all).")
 
-    def overlay(canvas: Canvas, to_page: Callable[[Point], Point]) -> None:
-        for change, shape, before in marks:
-            draw_mark(canvas, change, shape, to_page, before)
 
-    story: list = [Marked(Paragraph("Changes on the floor plan", H2), "Changes on the floor plan"),
-                   *_figures(plan_figures(shapes, overlay, draw_legend, width, height)), PageBreak(),
-                   Marked(Paragraph("Change list", H1), "Change list")]
+def _change_list(old: Document, new: Document, diff: PlanDiff, width: float) -> list:
     objects, cables = object_rows(diff), cable_rows(diff)
+    numbered = [[str(number), *row] for number, row in enumerate(objects, start=1)]
+    story: list = [Marked(Paragraph("Change list", H1), "Change list")]
     sections = (
-        ("Objects", ["change", "kind", "name", "detail"], objects, [1, 1.1, 1.8, 5.5], [1, 1, 2, DETAIL_LINES]),
+        ("Objects", ["no.", "change", "kind", "name", "detail"], numbered, [0.45, 0.9, 1.0, 1.8, 5.3],
+         [1, 1, 1, 2, DETAIL_LINES]),
         ("Cables", ["change", "label", "detail"], cables, [1, 2.2, 6.2], [1, 2, DETAIL_LINES]),
         ("Findings: new and resolved", ["finding", "severity", "rule", "objects", "message"],
          finding_rows(diff, old, new), [0.9, 0.9, 0.6, 2.2, 6], [1, 1, 1, 3, DETAIL_LINES]),
@@ -218,6 +218,27 @@ def _changes(old: Document, new: Document, diff: PlanDiff, width: float, height:
             tables = mark_rows(tables, titles[heading], 2)
         story.extend(tables if rows else [Paragraph("None.", BODY)])
     return story
+
+
+def _changes(old: Document, new: Document, diff: PlanDiff, captions: tuple[str, str], width: float,
+             height: float) -> list:
+    """The change list, each change's detail drawing, then the key plan with every change
+    numbered and the sheets that show one."""
+    story = _change_list(old, new, diff, width)
+    marks = numbered_marks(old, new, diff)
+    if not marks:
+        return [*story, Paragraph("No object on the floor changed, so no plan is drawn.", BODY)]
+    shapes = plan_shapes(new)
+    widen(shapes, [p for m in marks for s in (m.shape, m.before) if s for p in s[1]])
+    titles = {number: f"{change} {kind} {name}" for number, (change, kind, name, _detail)
+              in enumerate(object_rows(diff), start=1)}
+    story += detail_story(plan_shapes(old), shapes, marks, titles, captions, width, height)
+    figures, total = plan_figures(shapes, marks_overlay(marks), draw_legend, width, height - SHEETS_NOTE,
+                                  [m.bounds() for m in marks], marks_overlay(marks, ring=True), arrows(marks))
+    note = _sheets_note(figures, total, "a change")
+    return [*story, PageBreak(), Marked(Paragraph("Changes on the floor plan", H1), "Changes on the floor plan"),
+            Paragraph(note or "The floor plan, every change numbered as in the change list.", BODY),
+            *_figures(figures)]
 
 
 def _comment_block(doc: Document, number: int, comment: Any, replies: list, width: float) -> list:
@@ -250,8 +271,12 @@ def _comments(doc: Document, width: float, height: float) -> list:
     if pins:
         shapes = plan_shapes(doc)
         widen(shapes, [p for _n, p in pins])
-        figures = plan_figures(shapes, lambda canvas, to_page: draw_pins(canvas, pins, to_page), None, width, height)
-        story += [Spacer(1, 4), *_figures(figures), PageBreak()]
+        figures, total = plan_figures(shapes, lambda canvas, to_page, _placer: draw_pins(canvas, pins, to_page), None,
+                                      width, height - SHEETS_NOTE, [(x, y, x, y) for _n, (x, y) in pins],
+                                      marked=[(x - PIN_REACH_M / 2, y - PIN_REACH_M, x + PIN_REACH_M / 2, y)
+                                              for _n, (x, y) in pins])
+        note = _sheets_note(figures, total, "a pin")
+        story += [Spacer(1, 4), *([Paragraph(note, BODY)] if note else []), *_figures(figures), PageBreak()]
     replies = threads(doc)
     for number, comment in numbered:
         story += _comment_block(doc, number, comment, replies[comment.id], width)
@@ -287,7 +312,10 @@ def write_review_pdf(doc: Document, out: io.BufferedIOBase, options: ExportOptio
     open_count = sum(1 for c in top_level(doc) if c.status == OPEN)
     story.append(Paragraph(f"Open comments: {open_count}.", BODY))
     if old is not None and diff is not None:
-        story += _changes(old, doc, diff, width, height) + [PageBreak()]
+        captions = (f"Before · {against}, revision {old.meta.revision}",
+                    f"After · {block.file_name or 'this plan'}, revision {block.revision}")
+        story += _changes(old, doc, diff, captions, width, height)
+        story.append(PageBreak())
     story += _comments(doc, width, height)
     template.build(story, canvasmaker=numbered_canvas(block))
     options.report(1.0)

@@ -26,15 +26,10 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from planner.asbuilt.ticksheet import TICK_COLUMNS, ticks_of_state
-from planner.export.common import (
-    XLSX_MAX_CHARS,
-    ExportOptions,
-    clean_text,
-    clip,
-    sheet_text,
-    starts_like_formula,
-)
 from planner.export.install import InstallInfo
+from planner.export.options import ExportOptions
+from planner.export.printed_text import clip
+from planner.export.sheet_text import clean_text, sheet_text, starts_like_formula
 from planner.model.document import Document, natural_key
 from planner.model.labels import cable_label
 
@@ -42,6 +37,9 @@ COLUMNS = ("label", "a_rack", "a_u", "a_device", "a_port", "b_rack", "b_u", "b_d
            "tier", "rail", "media", "length_m", "stock_length_m")
 #: Appended after COLUMNS: the tray route in words, the rack face of each end, the part.
 INSTALL_COLUMNS = ("route", "a_face", "b_face", "part")
+
+#: Excel keeps at most this many characters in a cell (and reports the file damaged beyond it).
+XLSX_MAX_CHARS = 32_767
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from planner.export.common import ExportOptions, TitleBlock, clip, one_line
+from planner.export.options import ExportOptions
+from planner.export.pages import TitleBlock
+from planner.export.printed_text import clip, one_line
 from planner.export.sheet_text import sheet_text
 from planner.io.discovery.naming import CUMULUS, SONIC, cumulus_name, hca_names, sonic_name
 from planner.model.catalog import ETHERNET, SWITCH, CatalogItem, switch_protocol

@@ -32,6 +32,7 @@ import math
 import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from planner.commands.base import SetFields
 from planner.fabric.media import NO_MEDIA, MediaChoice, choose_media, media_order
@@ -71,6 +72,32 @@ RackPair = tuple[str, str]
 TrayPath = tuple[float, list[Point]]
 #: A row of racks for the pod grouping: (runs along x, row name or the line it stands on).
 RowKey = tuple[bool, object]
+
+
+class _RowSpan(NamedTuple):
+    """A row's extent: rack centres along it (lo, hi), across it (lo, hi), footprint along it
+    (west, east), and the median of its racks across it (where the row is, whichever rack is
+    nudged)."""
+
+    lo: float
+    hi: float
+    across_lo: float
+    across_hi: float
+    west: float
+    east: float
+    median: float
+
+
+@dataclass
+class _Group:
+    """Rows being gathered into one pod: their extent so far and their keys."""
+
+    lo: float
+    hi: float
+    across_lo: float
+    across_hi: float
+    east: float
+    keys: list[RowKey]
 
 
 @dataclass(frozen=True)
@@ -167,16 +194,14 @@ class Router:
         ends = [c for pod in layout.pods for c in (pod.lo, pod.hi)]
         return sorted({min(all_coords), max(all_coords), *ends, *network_coords})
 
-    def _span(self, row: RowKey) -> tuple[float, ...]:
-        """A row's extent: rack centres along it (lo, hi), across it (lo, hi), footprint along it
-        (west, east), and the median of its racks across it (where the row is, whichever rack is
-        nudged); kept per row and made again for the rows an edit touched."""
+    def _span(self, row: RowKey) -> _RowSpan:
+        """A row's extent (``_RowSpan``), kept per row and made again for the rows an edit touched."""
         places = [self.places[r] for r in self._row_racks[row]]
         along = [p.x if p.along_x else p.y for p in places]
         across = [p.y if p.along_x else p.x for p in places]
-        return (min(along), max(along), min(across), max(across),
-                min(a - p.half_w for a, p in zip(along, places)), max(a + p.half_w for a, p in zip(along, places)),
-                statistics.median_low(across))
+        return _RowSpan(min(along), max(along), min(across), max(across),
+                        min(a - p.half_w for a, p in zip(along, places)),
+                        max(a + p.half_w for a, p in zip(along, places)), statistics.median_low(across))
 
     def _pod(self, place: _RackPlace) -> int:
         layout = self.pods[place.along_x]
@@ -413,29 +438,29 @@ def _row_key(place: _RackPlace) -> RowKey:
     return place.along_x, place.row or round(place.y if place.along_x else place.x, 2)
 
 
-def _pod_layout(spans: list[tuple[RowKey, tuple[float, ...]]], gap_m: float) -> _PodLayout:
+def _pod_layout(spans: list[tuple[RowKey, _RowSpan]], gap_m: float) -> _PodLayout:
     """The pods of the rows running one way (``Router._span`` of each): rows whose footprints
     along the rows come within ``gap_m`` of each other are one pod, in order along the rows; a
     pod's ends are its outer rack centres."""
-    merged: list[list] = []
-    for key, (lo, hi, across_lo, across_hi, west, east, _median) in sorted(spans, key=lambda kv: kv[1][4]):
-        if merged and west < merged[-1][5] + gap_m - 1e-9:
+    merged: list[_Group] = []
+    for key, span in sorted(spans, key=lambda kv: kv[1].west):
+        if merged and span.west < merged[-1].east + gap_m - 1e-9:
             group = merged[-1]
-            group[0], group[1] = min(group[0], lo), max(group[1], hi)
-            group[2], group[3] = min(group[2], across_lo), max(group[3], across_hi)
-            group[5] = max(group[5], east)
-            group[6].append(key)
+            group.lo, group.hi = min(group.lo, span.lo), max(group.hi, span.hi)
+            group.across_lo, group.across_hi = min(group.across_lo, span.across_lo), max(group.across_hi, span.across_hi)
+            group.east = max(group.east, span.east)
+            group.keys.append(key)
         else:
-            merged.append([lo, hi, across_lo, across_hi, west, east, [key]])
+            merged.append(_Group(span.lo, span.hi, span.across_lo, span.across_hi, span.east, [key]))
     if len(merged) < 2:
         return _ONE_POD
-    pods = tuple(_Pod(group[0], group[1], group[2], group[3]) for group in merged)
-    pod_of = {key: index for index, group in enumerate(merged) for key in group[6]}
+    pods = tuple(_Pod(group.lo, group.hi, group.across_lo, group.across_hi) for group in merged)
+    pod_of = {key: index for index, group in enumerate(merged) for key in group.keys}
     # over the middle row (between the two middle rows of an even count), each row where most of
     # its racks stand, not the middle of the rows' extent: moving one rack, of an outer row or of
     # the middle one, must not move the trunk every cable between pods runs along (at 131k GPUs
     # that re-routed them all: 1.7 s for one nudge)
-    centres = sorted(span[6] for _key, span in spans)
+    centres = sorted(span.median for _key, span in spans)
     half = len(centres) // 2
     main = round(centres[half] if len(centres) % 2 else (centres[half - 1] + centres[half]) / 2, 6)
     return _PodLayout(pods, pod_of, main)

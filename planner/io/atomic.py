@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import errno
 import glob
+import io
 import os
 import shutil
 import stat
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 #: The end of every temporary this module writes, so that leftovers of a crash are recognisable.
@@ -34,10 +35,16 @@ class HallSaveError(OSError):
     """The plan could not be written to ``filename``; the file there (if any) is as it was."""
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes | Iterable[bytes], backup: bool = True) -> Path:
-    """Write ``data`` (bytes, or pieces of bytes written in turn) to ``path`` atomically, keeping
-    the old file as ``<name>.bak`` when ``backup``; returns the path written (a symbolic link's
-    target: the link stays a link)."""
+#: Something that writes a file's bytes into the open handle it is given (an export's writer).
+Writer = Callable[[io.BufferedWriter], object]
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes | Iterable[bytes] | Writer, backup: bool = True) -> Path:
+    """Write ``data`` (bytes, pieces of bytes written in turn, or a ``Writer`` that writes into
+    the file) to ``path`` atomically, keeping the old file as ``<name>.bak`` when ``backup``;
+    returns the path written (a symbolic link's target: the link stays a link). Plans, merges,
+    recovery notes and every export go through here; what a ``Writer`` raises (a failure, an
+    export cancelled) leaves the file as it was and is raised as it is."""
     target = Path(path)
     if target.is_symlink():
         target = Path(os.path.realpath(target))
@@ -47,7 +54,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | Iterable[bytes], ba
     if not directory.is_dir():
         raise HallSaveError(errno.ENOENT, "its folder does not exist", str(target))
     remove_stale_temporaries(directory, target.name)
-    mode = _file_mode(target)
+    mode = new_file_mode(target)
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=directory)
     except OSError as exc:
@@ -55,9 +62,13 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | Iterable[bytes], ba
     old: str | None = None  # the old file under a temporary name, until it becomes the backup
     try:
         with os.fdopen(fd, "wb") as handle:
-            os.fchmod(handle.fileno(), mode)
-            for piece in (data,) if isinstance(data, bytes | bytearray | memoryview) else data:
-                handle.write(piece)
+            if hasattr(os, "fchmod"):
+                os.fchmod(handle.fileno(), mode)
+            if callable(data):
+                data(handle)
+            else:
+                for piece in (data,) if isinstance(data, bytes | bytearray | memoryview) else data:
+                    handle.write(piece)
             handle.flush()
             os.fsync(handle.fileno())
         if backup and target.exists():
@@ -156,14 +167,29 @@ def _remove(path: str) -> bool:
     return True
 
 
-def _file_mode(target: Path) -> int:
-    """The replaced file's permissions, or what a newly created file gets under the umask."""
+def new_file_mode(target: str | os.PathLike[str]) -> int:
+    """The mode a written file gets: the replaced file's, or what a new file gets under the umask.
+
+    ``mkstemp`` creates its file 0600 and the rename keeps that, so without this every file
+    written was unreadable to the rest of the team. The umask is read from /proc (Linux), where
+    setting and restoring it — the portable way — would briefly change it for every thread of
+    the app (exports run in a background thread).
+    """
     try:
-        return stat.S_IMODE(target.stat().st_mode)
+        return stat.S_IMODE(os.stat(target).st_mode)
     except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        return 0o666 & ~umask()
+
+
+def umask() -> int:
+    """The process's umask, read without changing it where the system allows."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            return next(int(line.split()[1], 8) for line in status if line.startswith("Umask:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return mask
 
 
 def _fsync_file(path: str) -> None:

@@ -26,9 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from planner.asbuilt.verify import Verification, read_discovery, verify
-from planner.export.common import ExportOptions, new_file_mode, write_folder_atomic
+from planner.export.options import ExportOptions
 from planner.export.registry import export_to
 from planner.io import HallFileError, dumps, load
+from planner.io.atomic import new_file_mode
+from planner.io.atomic_folder import write_folder_atomic
 from planner.jobs.gate import would_have_errors
 from planner.layout.templates import TemplateError, build_template
 from planner.model.document import Document

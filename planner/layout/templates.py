@@ -38,11 +38,17 @@ from planner.layout.tray_sizing import size_tray_levels
 from planner.model.catalog import NODE, RACK, RACK_CDU, STORAGE, SWITCH, switch_protocol
 from planner.model.document import Document
 from planner.model.objects import Device
+from planner.text import plural
 
 TEMPLATES = ("starter", "pod", "hall")
 #: The hall: 131,072 GPUs, the largest single-site training clusters built today (issue 15);
 #: with 64-port switches the fabric stops at 8,192 (``_design``).
 MAX_NODES = {"starter": 4, "pod": 32, "hall": 16384}
+#: The most hall nodes (8 GPUs each) the catalogue's 64-port switches hold in three tiers (k³/4
+#: GPUs, 8,192 nodes); up to ``MAX_NODES["hall"]`` takes the 128-port ``HALL_SWITCH_128``. The
+#: command line's help and the New from template dialog both print these.
+HALL_NODES_64_PORT = 64 ** 3 // 4 // 8
+HALL_SWITCH_128 = "sw-64x800g-2u-eth"
 DEFAULT_NODES = {"starter": 4, "pod": 32, "hall": 256}
 DEFAULT_RACK_KW = {"starter": 60.0, "pod": 48.0, "hall": 48.0}
 DEFAULT_NODE = "node-8gpu-liquid-4u"
@@ -120,7 +126,7 @@ def build_template(name: str, nodes: int | None = None, node_type: str | None = 
     kw = DEFAULT_RACK_KW[name] if rack_kw is None else rack_kw
     rack_key = _rack_type(doc)
     bus_key = busbar_type(doc)
-    doc.meta.project = f"{name.capitalize()} template, {count} nodes"
+    doc.meta.project = f"{name.capitalize()} template, {plural(count, 'node')}"
     doc.meta.author = "Hall Planner template"
     design = _design(doc, count, node_key, switch_key)
     if name == "starter":

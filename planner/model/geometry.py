@@ -78,24 +78,28 @@ def _clamp(value: float, low: float, high: float) -> float:
     return max(low, min(value, high))
 
 
-def _segment_hits_box(x1: float, y1: float, x2: float, y2: float,
-                      box: tuple[float, float, float, float]) -> bool:
-    """Whether the segment (x1, y1)–(x2, y2) touches the box (Liang–Barsky clipping)."""
-    t0, t1 = 0.0, 1.0
-    dx, dy = x2 - x1, y2 - y1
-    for p, q in ((-dx, x1 - box[0]), (dx, box[2] - x1), (-dy, y1 - box[1]), (dy, box[3] - y1)):
-        if p == 0:
+Box = tuple[float, float, float, float]
+
+
+def segment_span(segment: Box, rect: Box) -> tuple[float, float] | None:
+    """The part (t0, t1, 0–1 along it) of the segment (x0, y0, x1, y1) inside the rectangle, None
+    when it misses (Liang–Barsky clipping)."""
+    x0, y0, x1, y1 = segment
+    dx, dy = x1 - x0, y1 - y0
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, x0 - rect[0]), (dx, rect[2] - x0), (-dy, y0 - rect[1]), (dy, rect[3] - y0)):
+        if abs(p) < 1e-12:
             if q < 0:
-                return False
+                return None
             continue
         t = q / p
         if p < 0:
-            t0 = max(t0, t)
+            low = max(low, t)
         else:
-            t1 = min(t1, t)
-        if t0 > t1:
-            return False
-    return True
+            high = min(high, t)
+        if low > high:
+            return None
+    return low, high
 
 
 def segment_box_gap(x1: float, y1: float, x2: float, y2: float,
@@ -109,7 +113,7 @@ def segment_box_gap(x1: float, y1: float, x2: float, y2: float,
     reach a busbar tap-off's cord drop must span to a rack's roof (P5), shared by the rule and
     the assign gesture so they cannot disagree.
     """
-    if _segment_hits_box(x1, y1, x2, y2, box):
+    if segment_span((x1, y1, x2, y2), box) is not None:
         return 0.0, 0.0, 0.0
     dx, dy = x2 - x1, y2 - y1
     length_sq = dx * dx + dy * dy

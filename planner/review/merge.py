@@ -40,8 +40,8 @@ from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any
 
-from planner.commands.base import Change
 from planner.model.catalog import builtin_catalog
+from planner.model.change import Change
 from planner.model.document import Document, id_numbers, natural_key
 from planner.model.objects import (
     COLLECTIONS,

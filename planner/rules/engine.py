@@ -54,8 +54,8 @@ import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from planner.commands.base import Change
 from planner.model.catalog import RACK_CDU, ROW_CDU
+from planner.model.change import Change
 from planner.model.document import Document, prefix_of
 from planner.model.long_lived import long_lived_objects
 from planner.model.objects import RECORD_FIELDS
@@ -126,8 +126,28 @@ class Rule:
         return Finding(rule=self.id, severity=severity, subjects=tuple(subjects), message=message, source=source)
 
 
-_REGISTRY: dict[str, Rule] = {}
-_loaded = False
+class Catalogue:
+    """The rules: each rule module's ``@rule`` adds its checks when the module is imported, and
+    ``rules()`` imports every module of ``modules`` the first time it is asked, so a caller never
+    sees half the catalogue. One per process (``CATALOGUE``); a test can make its own."""
+
+    def __init__(self, modules: Iterable[str]) -> None:
+        self.modules = tuple(modules)
+        self.by_key: dict[str, Rule] = {}
+        self.complete = False
+
+    def add(self, new: Rule) -> None:
+        self.by_key[new.key] = new
+
+    def rules(self) -> list[Rule]:
+        if not self.complete:
+            for name in self.modules:
+                importlib.import_module(name)
+            self.complete = True
+        return sorted(self.by_key.values(), key=lambda r: (r.family, int(r.id[len(r.family):] or 0), r.scope))
+
+
+CATALOGUE = Catalogue(RULE_MODULES)
 
 
 def rule(rule_id: str, *, scope: str, reads: Iterable[str], title: str = "", basis: Iterable[str] = (),
@@ -141,20 +161,15 @@ def rule(rule_id: str, *, scope: str, reads: Iterable[str], title: str = "", bas
         new = Rule(id=rule_id, title=title or (fn.__doc__ or fn.__name__).strip().splitlines()[0], scope=scope,
                    reads=frozenset(reads), check=fn, basis=tuple(basis), source=source, source_field=source_field,
                    follows_routes=follows_routes, candidates=candidates)
-        _REGISTRY[new.key] = new
+        CATALOGUE.add(new)
         return fn
 
     return register
 
 
 def all_rules() -> list[Rule]:
-    """Every registered rule, importing the rule modules on first call."""
-    global _loaded
-    if not _loaded:
-        for name in RULE_MODULES:
-            importlib.import_module(name)
-        _loaded = True
-    return sorted(_REGISTRY.values(), key=lambda r: (r.family, int(r.id[len(r.family):] or 0), r.scope))
+    """Every rule of the catalogue (``Catalogue.rules``)."""
+    return CATALOGUE.rules()
 
 
 #: Scopes whose subjects are exactly one collection of the document.

@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from planner.ui.asbuilt.verify_dock import VerifyDock
     from planner.ui.cables.dock import CableDock
     from planner.ui.cables.layer import CableLayer
-    from planner.ui.elevation.marks import ElevationMarks
     from planner.ui.plan.feature_tools import FeatureTools
     from planner.ui.review.comments_attach import CommentTool
     from planner.ui.review.comments_dock import CommentsDock
@@ -46,6 +45,7 @@ if TYPE_CHECKING:
     from planner.ui.review.pins import CommentPins
     from planner.ui.underlay.attach import TwoPointTool, UnderlayPanel
     from planner.ui.underlay.layer import UnderlayLayer
+    from planner.ui.validation.elevation_marks import ElevationMarks
     from planner.ui.validation.findings_dock import FindingsDock
     from planner.ui.validation.live import LiveValidator
     from planner.ui.validation.overlays import OverlayController

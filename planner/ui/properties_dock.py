@@ -34,10 +34,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from planner.commands import Change, Command, Refusal, SetFields
+from planner.commands import Command, Refusal, SetFields
 from planner.commands.edits import assign, move_device, object_name
 from planner.model.bounds import Range, Text, limit_of
 from planner.model.catalog import RACK_CDU, SWITCH
+from planner.model.change import Change
 from planner.model.document import Document, natural_key, prefix_of
 from planner.model.objects import COLLECTIONS, ROLES, ROTATIONS, BusbarRun, Device, FloorUnit, Rack
 from planner.model.references import Reference, assignable, why_not_target

@@ -20,6 +20,7 @@ from pathlib import Path
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer
 
 from planner.io import load
+from planner.io.atomic import write_atomic
 from planner.io.hallwrite import PlanSnapshot, encoded, pieces
 from planner.model.document import Document
 from planner.ui.session import DocumentSession
@@ -36,12 +37,6 @@ def recovery_dir() -> Path:
     """Where recovery copies live (created on demand)."""
     base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
     return Path(base) / "recovery"
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
 
 
 def _write_beside(path: Path, snap: PlanSnapshot) -> Path:
@@ -166,7 +161,7 @@ class Autosaver(QObject):
                     tmp.unlink(missing_ok=True)
                     return
                 tmp.replace(self.plan_path)
-                _write_atomic(self._info_path, info)
+                write_atomic(self._info_path, info.encode("utf-8"), backup=False)
 
         def failed(future: object) -> None:
             if future.exception() is not None:  # type: ignore[attr-defined]

@@ -10,7 +10,8 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from planner.commands import Change, Command
+from planner.commands import Command
+from planner.model.change import Change
 from planner.model.document import Document
 
 

@@ -10,9 +10,9 @@ import pytest
 from pypdf import PdfReader
 from PySide6.QtGui import QImage
 
-from planner.export.common import write_atomic
 from planner.export.registry import EXPORT_KINDS
 from planner.io import load
+from planner.io.atomic import TEMP_SUFFIX, write_atomic
 from planner.layout.templates import build_template
 from planner.resources_access import example_hall_path
 from planner.ui.app import application
@@ -76,7 +76,7 @@ def test_cancel_mid_export_leaves_no_file_and_no_temporary(qtbot, tmp_path):
     dialog.start_export()
     staging = next(p for p in tmp_path.iterdir() if p.name.startswith(".export-"))
     qtbot.waitUntil(lambda: 0 < dialog.progress.value() < 90, timeout=60000)
-    assert [p.name for p in staging.iterdir() if p.name.endswith(".part")]  # the worker is mid-write
+    assert [p.name for p in staging.iterdir() if p.name.endswith(TEMP_SUFFIX)]  # the worker is mid-write
     pid = dialog.job.pid
     dialog.cancel()
     assert dialog.job is None and "Cancelled" in dialog.status.text() and dialog.written is None

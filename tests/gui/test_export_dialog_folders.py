@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from planner.export.common import ExportOptions
+from planner.export.options import ExportOptions
 from planner.export.registry import export_to
 from planner.layout.templates import build_template
 from planner.ui.app import application

@@ -223,3 +223,24 @@ def test_verify_runs_in_the_worker_and_brings_the_result_back(window, qtbot, tmp
                                                      "missing": 1, "unexpected": 0}
     assert [c.link_id for c in result.cables if c.status == "missing"] == [links[0].id]
     assert written and not os.path.exists(written[0])  # the worker's copy of the plan is gone
+
+
+def test_the_template_dialog_states_the_limits_the_templates_take(qtbot):
+    """The dialog's limits are the templates' own (``MAX_NODES``, the same the command line's
+    ``new --nodes`` help prints), not a number of its own (it said "up to 4,096 nodes")."""
+    from planner.cli import build_parser
+    from planner.layout.templates import HALL_NODES_64_PORT, MAX_NODES, TEMPLATES
+
+    dialog = TemplateDialog()
+    qtbot.addWidget(dialog)
+    shown = {dialog.template.itemData(i): dialog.template.itemText(i) for i in range(dialog.template.count())}
+    assert set(shown) == set(TEMPLATES)
+    for key, text in shown.items():
+        assert f"up to {MAX_NODES[key]:,} nodes" in text
+    assert "16,384" in shown["hall"] and f"{HALL_NODES_64_PORT:,} on 64-port switches" in shown["hall"]
+    assert "4,096" not in " ".join(shown.values())
+    dialog.template.setCurrentIndex(dialog.template.findData("hall"))
+    assert dialog.nodes.maximum() == MAX_NODES["hall"]
+    new = build_parser()._subparsers._group_actions[0].choices["new"]
+    nodes_help = " ".join(next(a.help for a in new._actions if "--nodes" in a.option_strings).split())
+    assert f"hall ≤ {HALL_NODES_64_PORT:,} with 64-port switches, ≤ {MAX_NODES['hall']:,}" in nodes_help

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from planner.asbuilt.states import set_state_command
 from planner.commands import edits
-from planner.commands.base import AddObjects, Change, Command, RemoveObjects, SetFields
+from planner.commands.base import AddObjects, Command, RemoveObjects, SetFields
 from planner.io import dumps, loads
 from planner.layout.templates import build_template
+from planner.model.change import Change
 from planner.model.objects import CABLE_STATES, Comment
 from planner.review.diff import diff_plans
 

@@ -19,9 +19,7 @@ ROOT = Path(planner.__file__).resolve().parent
 MAX_LINES = 500
 #: Circles waiting for their package's owner (issue 23); each entry is the sorted module names.
 #: Remove an entry when its circle is cut: the test then keeps it cut.
-PENDING: set[tuple[str, ...]] = {
-    ("planner.rules.context", "planner.rules.figures"),
-}
+PENDING: set[tuple[str, ...]] = set()
 
 
 def modules() -> dict[str, Path]:
@@ -147,6 +145,31 @@ def test_packages_import_one_way():
         room = package_of(name)
         graph.setdefault(room, set()).update(package_of(t) for t in targets if package_of(t) != room)
     assert circles(graph) == []
+
+
+#: The window's own top: it assembles the features (``main_window``), starts the app and opens files.
+WINDOW_TOP = {"planner.ui.main_window", "planner.ui.app", "planner.ui.files"}
+
+
+def window_room(name: str) -> str:
+    """A module's room inside the window: its feature folder (``planner.ui.cables``), the top
+    (``WINDOW_TOP``) or the shared base (the other modules directly under ``planner/ui``)."""
+    if name in WINDOW_TOP:
+        return "top"
+    parts = name.split(".")
+    return ".".join(parts[:3]) if len(parts) > 3 else "base"
+
+
+def test_the_windows_feature_folders_import_one_way():
+    graph: dict[str, set[str]] = {}
+    for name, targets in import_graph().items():
+        if not name.startswith("planner.ui"):
+            continue
+        room = window_room(name)
+        graph.setdefault(room, set()).update(window_room(t) for t in targets
+                                             if t.startswith("planner.ui") and window_room(t) != room)
+    assert circles(graph) == []
+    assert "top" not in set().union(*graph.values()), "only the top assembles the window"
 
 
 def test_the_circle_finder_finds_long_circles():

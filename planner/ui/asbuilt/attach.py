@@ -37,8 +37,8 @@ from PySide6.QtWidgets import (
 
 from planner.asbuilt.ticksheet import TickSheetError, tick_sheet_command
 from planner.asbuilt.verify import Verification
-from planner.commands import Change
 from planner.jobs.worker import VerifyJob, run_verify
+from planner.model.change import Change
 from planner.ui.asbuilt.install_overlay import (
     InstallLayer,
     InstallLegend,

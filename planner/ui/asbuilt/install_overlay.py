@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from planner.commands import Change
+from planner.model.change import Change
 from planner.model.document import Document, prefix_of
 from planner.ui.plan.items import lod_of
 from planner.ui.plan.units import m, to_scene

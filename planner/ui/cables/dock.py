@@ -49,8 +49,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from planner.commands.base import Change
 from planner.fabric.routing import route
+from planner.model.change import Change
 from planner.model.objects import CABLE_STATES
 from planner.ui.cables.actions import CableActions
 from planner.ui.cables.index import COLUMNS, NUMERIC, PLAN_ORDER, STATE, CableIndex, Update

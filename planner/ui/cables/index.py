@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from planner.commands.base import Change
+from planner.model.change import Change
 from planner.model.document import Document, prefix_of
 from planner.model.labels import SEPARATOR
 from planner.model.labels import end_text as end_label_text

@@ -24,15 +24,12 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from planner.fabric.bundles import Flow
 from planner.model.objects import TIERS
 from planner.rules.context import Context
+from planner.ui.plan.units import BUNDLE_OFFSET_M, RAIL_OFFSET_M
 from planner.ui.plan.units import m as to_scene
 
 #: Rail colours (rail 1 … 8), chosen to stay apart on screen; rail 0 (spine-core) is grey.
 RAIL_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#17becf", "#e377c2", "#8c564b"]
 CORE_COLOUR = "#555555"
-#: Offset between neighbouring rails across a tray, metres, and of the whole bundle from the
-#: rack centre line (so rack names stay readable under it).
-RAIL_OFFSET_M = 0.035
-BUNDLE_OFFSET_M = 0.22
 Z_CABLES = 50
 #: Around a changed stretch, how much more to repaint: half the widest bundle pen (17 px) at the
 #: plan's fit zoom of a 32k-GPU hall (about 8 px/m), rounded up.

@@ -31,10 +31,11 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QDockWidget, QMenu, QScrollArea, QWidget
 
-from planner.commands import Change, Refusal
+from planner.commands import Refusal
 from planner.commands.edits import move_device, place_device
 from planner.fabric.hand_commands import cabled_ports, end_words
 from planner.model.catalog import IN_RACK_KINDS, NODE, RACK_CDU, RACK_PDU, STORAGE, SWITCH
+from planner.model.change import Change
 from planner.model.document import Document, prefix_of
 from planner.model.objects import Device
 from planner.ui.cables.hand import HandCabling

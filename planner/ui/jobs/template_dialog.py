@@ -28,6 +28,7 @@ from planner.layout.templates import (
     DEFAULT_NODE,
     DEFAULT_NODES,
     DEFAULT_RACK_KW,
+    HALL_NODES_64_PORT,
     MAX_NODES,
     TEMPLATES,
 )
@@ -36,9 +37,11 @@ from planner.model.document import Document
 from planner.ui.dialogs.parts import error_label, ok_cancel
 from planner.ui.jobs.runner import Job, show_progress
 
-TEMPLATE_LABELS = {"starter": "Starter: one rack, up to 4 nodes",
-                   "pod": "Pod: one row, up to 32 nodes",
-                   "hall": "Hall: rows of pods, up to 4,096 nodes"}
+#: The limits are the template's own (``MAX_NODES``, the same the command line's --nodes help prints).
+TEMPLATE_LABELS = {"starter": f"Starter: one rack, up to {MAX_NODES['starter']:,} nodes",
+                   "pod": f"Pod: one row, up to {MAX_NODES['pod']:,} nodes",
+                   "hall": f"Hall: rows of pods, up to {MAX_NODES['hall']:,} nodes "
+                           f"({HALL_NODES_64_PORT:,} on 64-port switches)"}
 
 
 class TemplateDialog(QDialog):

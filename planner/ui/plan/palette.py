@@ -33,8 +33,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from planner.commands import Change
 from planner.model.catalog import PALETTE_GROUPS, CatalogItem
+from planner.model.change import Change
 from planner.model.document import natural_key
 from planner.resources_access import resource
 from planner.ui.plan.view import MIME_TYPE

@@ -10,8 +10,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem, QWidget
 
-from planner.ui.cables.layer import BUNDLE_OFFSET_M, RAIL_OFFSET_M
-from planner.ui.plan.units import m, to_scene
+from planner.ui.plan.units import BUNDLE_OFFSET_M, RAIL_OFFSET_M, m, to_scene
 
 
 def _route_pen(colour: QColor, width: float, cap: Qt.PenCapStyle = Qt.PenCapStyle.RoundCap) -> QPen:

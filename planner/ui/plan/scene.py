@@ -21,7 +21,7 @@ from PySide6.QtCore import QLineF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
-from planner.commands import Change
+from planner.model.change import Change
 from planner.model.document import Document, prefix_of
 from planner.model.geometry import bounds_of, point_in_polygon
 from planner.ui.plan.hall_items import DoorItem, HandOffItem, ObstacleItem, ZoneItem

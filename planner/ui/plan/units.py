@@ -22,6 +22,11 @@ def m(value_m: float) -> float:
     """A length in metres as scene units."""
     return value_m * SCENE_PER_M
 
+#: Offset between neighbouring rails across a tray, metres, and of the whole bundle from the
+#: rack centre line (so rack names stay readable under it): where the cable layer, a cable's
+#: route and the tray overlays draw.
+RAIL_OFFSET_M = 0.035
+BUNDLE_OFFSET_M = 0.22
 #: Pitch of the floor tile grid the plan snaps to: the 600 mm raised-floor tile (DESIGN §3).
 TILE_M = 0.6
 

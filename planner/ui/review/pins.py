@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from planner.commands import Change
 from planner.commands.comments import OPEN, RESOLVED, numbers, pin_position, top_level
+from planner.model.change import Change
 from planner.ui.plan.items import SELECTION_COLOUR
 from planner.ui.plan.units import to_scene
 from planner.ui.session import DocumentSession

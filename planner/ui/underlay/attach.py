@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from planner.commands import Change, Refusal
+from planner.commands import Refusal
 from planner.commands.underlays import (
     KIND_OF_SUFFIX,
     add_underlay,
@@ -54,6 +54,7 @@ from planner.commands.underlays import (
     stored_path,
 )
 from planner.io.dxf import UNITS, Drawing, DxfError, metres_per_unit, north_west, pick_outline
+from planner.model.change import Change
 from planner.model.geometry import bounds_of
 from planner.ui.busy import busy
 from planner.ui.dialogs.underlay import LayersDialog, ScaleDialog

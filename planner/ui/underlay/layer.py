@@ -39,9 +39,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from planner.commands import Change
 from planner.commands.underlays import matrix, resolve, set_transform
 from planner.io.dxf import Drawing, DxfError, read_dxf
+from planner.model.change import Change
 from planner.model.document import prefix_of
 from planner.model.objects import Underlay
 from planner.ui.plan.items import lod_of

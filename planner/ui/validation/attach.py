@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
-from planner.rules.figures import describe
+from planner.rules.object_figures import describe
 from planner.rules.ppue import ppue_rows
-from planner.ui.elevation.marks import ElevationMarks
 from planner.ui.validation.basis_dialog import edit_basis
+from planner.ui.validation.elevation_marks import ElevationMarks
 from planner.ui.validation.findings_dock import FindingsDock
 from planner.ui.validation.live import FindingsUpdate, LiveValidator
 from planner.ui.validation.overlays import TRAYS, OverlayController

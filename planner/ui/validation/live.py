@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, Signal
 
-from planner.commands import Change
+from planner.model.change import Change
 from planner.model.document import prefix_of
 from planner.rules.context import Context
 from planner.rules.engine import Delta, Validator

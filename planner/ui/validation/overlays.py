@@ -38,9 +38,8 @@ from planner.model.objects import FloorUnit, Rack
 from planner.rules.engine import CDU, subjects
 from planner.rules.figures import cdu_figures, cdu_position, feed_figures, floor_load_kpa
 from planner.rules.ppue import ppue_boxes
-from planner.ui.cables.layer import BUNDLE_OFFSET_M, RAIL_OFFSET_M
 from planner.ui.plan.items import lod_of
-from planner.ui.plan.units import SCENE_PER_M, m, to_scene
+from planner.ui.plan.units import BUNDLE_OFFSET_M, RAIL_OFFSET_M, SCENE_PER_M, m, to_scene
 from planner.ui.validation.live import LiveValidator
 
 #: Load bands (upper bound of the ratio, colour, legend text), shared by every overlay.

@@ -9,7 +9,7 @@ from pypdf import PdfReader
 
 from planner.asbuilt.verify import Discovery, progress_text, read_discovery, state_counts, verify
 from planner.export.commissioning_pdf import write_commissioning_pdf
-from planner.export.common import ExportOptions
+from planner.export.options import ExportOptions
 from planner.export.verify_report import write_verify_pdf
 from planner.io import load
 from planner.layout.templates import build_template

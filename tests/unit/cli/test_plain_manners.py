@@ -25,7 +25,9 @@ def test_export_says_what_it_wrote(tmp_path, capsys):
     assert main(["new", "--template", "pod", "--nodes", "16", "-o", str(plan)]) == 0
     capsys.readouterr()
     assert main(["export", str(plan), "--to", "bom-csv", "-o", str(out)]) == 0
-    assert capsys.readouterr().out == f"Wrote {out} (Bill of materials (CSV))\n" and out.stat().st_size > 0
+    assert capsys.readouterr().out == f"Wrote {out}: Bill of materials (CSV)\n" and out.stat().st_size > 0
+    assert main(["export", str(plan), "--to", "bom-csv", "-o", str(out)]) == 0
+    assert capsys.readouterr().out == f"Replaced {out}: Bill of materials (CSV)\n"
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path):

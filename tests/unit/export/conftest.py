@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from planner.export.common import ExportOptions
+from planner.export.options import ExportOptions
 from planner.layout.templates import build_template
 from planner.model.document import Document, natural_key
 

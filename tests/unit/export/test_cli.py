@@ -27,7 +27,7 @@ def plan_file(few_cables_doc, tmp_path):
 
 def test_every_kind_writes_a_readable_file(plan_file, few_cables_doc, tmp_path):
     assert set(EXPORT_KINDS) == {"cabling-pdf", "cables-csv", "cables-xlsx", "tick-sheet-csv", "labels-pdf",
-                                 "commissioning-pdf", "bom-csv", "floorplan-svg", "review-pdf", "floorplan-dxf",
+                                 "commissioning-pdf", "bom-csv", "floorplan-svg", "floorplan-svg-sheets", "review-pdf", "floorplan-dxf",
                                  "slurm", "netbox", "nccl-topo", "ufm-cvt", "facility-pdf", "facility-csv"}
     for kind, spec in EXPORT_KINDS.items():
         out = tmp_path / f"out-{kind}{spec.suffix}"
@@ -42,6 +42,8 @@ def test_every_kind_writes_a_readable_file(plan_file, few_cables_doc, tmp_path):
             table = {"netbox": "cables.csv", "ufm-cvt": "p2p.csv"}.get(kind)
             if table:
                 assert readme and len(list(csv.DictReader((out / table).open()))) == len(few_cables_doc.links)
+            elif kind == "floorplan-svg-sheets":  # a pod fits one drawing
+                assert "floor-plan.svg" in readme and ET.parse(out / "floor-plan.svg").getroot().tag.endswith("svg")
             else:  # nccl-topo: one XML per node type
                 assert readme and [ET.parse(p).getroot().tag for p in out.glob("*.xml")] == ["system"]
             continue

@@ -14,8 +14,9 @@ from pypdf import PdfReader
 
 from planner.export import cabling_pdf, commissioning_pdf, floorplan_svg, labels_pdf, qr, schedule
 from planner.export.bom import build_bom, write_bom_csv
-from planner.export.common import PAPER_SIZES, ExportCancelled, ExportOptions, write_atomic
+from planner.export.options import PAPER_SIZES, ExportCancelled, ExportOptions
 from planner.export.schedule import COLUMNS, INSTALL_COLUMNS, cable_rows
+from planner.io.atomic import write_atomic
 from planner.layout.templates import build_template
 from planner.model.document import natural_key
 from planner.rules.engine import validate
@@ -268,6 +269,6 @@ def test_cancelled_export_leaves_no_partial_file(cabled_doc, tmp_path):
 
     options = ExportOptions(progress=cancel)
     with pytest.raises(ExportCancelled):
-        write_atomic(target, lambda out: cabling_pdf.write_cabling_pdf(cabled_doc, out, options))
+        write_atomic(target, lambda out: cabling_pdf.write_cabling_pdf(cabled_doc, out, options), backup=False)
     assert target.read_bytes() == b"previous"
     assert [p.name for p in tmp_path.iterdir()] == ["plan.pdf"]

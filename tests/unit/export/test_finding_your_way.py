@@ -14,7 +14,7 @@ from planner.commands import History
 from planner.commands.comments import add_comment
 from planner.commands.edits import delete_objects, move_objects
 from planner.export import cabling_pdf, commissioning_pdf, labels_pdf, review_pdf
-from planner.export.common import ExportOptions
+from planner.export.options import ExportOptions
 from planner.export.selection import racks_named
 from planner.io import dumps, loads, save
 from planner.layout.templates import build_template
@@ -206,7 +206,7 @@ def test_review_bookmarks_each_change_and_comment_on_its_page(tmp_path):
     reader = PdfReader(out)
     marks = flat_outline(reader)
     tops = [title for depth, title, _page in marks if depth == 0]
-    assert tops == ["Changes on the floor plan", "Change list", "Open comments"]
+    assert tops == ["Change list", "Details of the changes", "Changes on the floor plan", "Open comments"]
     changes = [(title, page) for depth, title, page in marks if depth == 2]
     diff = diff_plans(old, new)
     removed_cables = [row for row in review_pdf.cable_rows(diff) if row[0] == "removed"]

@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from planner.export.common import EXPORT_MARKER, write_folder_atomic
+from planner.io.atomic_folder import EXPORT_MARKER, write_folder_atomic
 
 
 def test_a_folder_is_written_whole_with_the_umask_modes(tmp_path):

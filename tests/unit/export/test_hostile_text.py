@@ -16,8 +16,10 @@ from pypdf import PdfReader
 
 from planner.export import bom, cabling_pdf, floorplan_svg, labels_pdf, qr, schedule
 from planner.export.bidi import visual
-from planner.export.common import ExportOptions, clean_text, sheet_text, wrap_lines
+from planner.export.options import ExportOptions
+from planner.export.printed_text import wrap_lines
 from planner.export.registry import EXPORT_KINDS, export_to
+from planner.export.sheet_text import clean_text, sheet_text
 from planner.layout.templates import build_template
 from planner.model.catalog import CatalogItem
 from planner.model.document import Document, natural_key

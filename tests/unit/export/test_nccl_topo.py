@@ -24,11 +24,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from planner.export.common import EXPORT_MARKER
 from planner.export.nccl_topo import NcclTopoError, node_type_topologies
 from planner.export.registry import export_to
 from planner.fabric.sizing import node_devices
 from planner.io import save
+from planner.io.atomic_folder import EXPORT_MARKER
 from planner.layout.templates import build_template
 from planner.model.document import Document
 from planner.model.objects import TIER_NODE_LEAF

@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from planner.export import common
+from planner.export import sheet_text
 from planner.export.bom import build_bom
-from planner.export.common import EXPORT_MARKER, ExportOptions
+from planner.export.options import ExportOptions
 from planner.export.registry import EXPORT_KINDS, export_to
 from planner.fabric import fabric_counts
 from planner.io import netbox_names
+from planner.io.atomic_folder import EXPORT_MARKER
 from planner.layout.templates import build_template
 from planner.model.catalog import IN_RACK_KINDS
 from planner.model.document import Document
@@ -290,7 +291,7 @@ def test_formula_names_are_neutralised_everywhere_alike_and_listed(tmp_path):
 
 
 def test_the_reader_knows_the_formula_characters_the_writer_neutralises():
-    assert netbox_names.FORMULA_STARTS == common.FORMULA_STARTS
+    assert netbox_names.FORMULA_STARTS == sheet_text.FORMULA_STARTS
 
 
 @pytest.mark.parametrize(("field", "value", "reason"), [

@@ -15,7 +15,10 @@ from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
 from planner.export import cabling_pdf, labels_pdf, qr
-from planner.export.common import MM, ExportOptions, draw_text, fit_text, register_fonts
+from planner.export.fonts import register_fonts
+from planner.export.options import ExportOptions
+from planner.export.pages import MM
+from planner.export.printed_text import draw_text, fit_text
 from planner.layout.templates import build_template
 from planner.model.document import Document
 

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from planner.commands import History
 from planner.commands.comments import add_comment, reply, set_status
 from planner.commands.edits import delete_objects, move_objects
-from planner.export.common import ExportOptions
+from planner.export.options import ExportOptions
 from planner.export.review_marks import MARK_STYLES, change_marks, pin_spots, shape_of
 from planner.export.review_pdf import write_review_pdf
 from planner.io import HallFileError, dumps, loads, save
@@ -83,10 +83,12 @@ def test_with_against_the_document_lists_every_change_and_the_open_comments(revi
     folder, _old, new = revisions
     pages = texts(review(new, folder / "old.hall"))
     whole = " ".join(pages)
-    assert "Changes since old.hall (revision A)" in pages[0] and "Changes on the floor plan" in pages[0]
+    # the document opens with the change list; the floor plan with the marks and its legend follows
+    assert "Changes since old.hall (revision A)" in pages[0] and "Change list" in pages[0]
+    plan = next(page for page in pages if "Changes on the floor plan" in page)
     for legend in ("added: heavy outline, hatched", "removed: dashed where it was, crossed",
                    "moved: dotted where it was, arrow to where it is", "changed: dash-dot outline"):
-        assert legend in pages[0]
+        assert legend in plan
     assert "Objects: 0 added, 9 removed, 1 moved, 2 changed." in pages[0]
     assert "moved rack R03 y: 3 → 4.2" in whole
     assert "changed rack R02-new name: R02 → R02-new" in whole

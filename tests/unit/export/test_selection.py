@@ -10,7 +10,7 @@ from pypdf import PdfReader
 
 from planner.cli import main
 from planner.export import cabling_pdf, commissioning_pdf, labels_pdf, review_pdf
-from planner.export.common import ExportOptions
+from planner.export.options import ExportOptions
 from planner.export.selection import SelectionError, describe, racks_in_rows, racks_named, selection
 from planner.io import save
 from planner.layout.templates import build_template

@@ -18,11 +18,11 @@ import sys
 import pytest
 import yaml
 
-from planner.export.common import EXPORT_MARKER
 from planner.export.registry import export_to
 from planner.export.slurm import BLOCK, SlurmOptions, SlurmTree
 from planner.fabric.sizing import node_devices
 from planner.io import save
+from planner.io.atomic_folder import EXPORT_MARKER
 from planner.layout.templates import build_template
 from planner.model.document import Document
 

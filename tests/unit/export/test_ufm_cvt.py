@@ -10,11 +10,11 @@ import csv
 
 import pytest
 
-from planner.export.common import EXPORT_MARKER
 from planner.export.registry import export_to
 from planner.export.ufm_cvt import UfmCvtError, host_port_numbers, p2p_rows
 from planner.fabric.cable_list import cable_list_change
 from planner.fabric.sizing import node_devices
+from planner.io.atomic_folder import EXPORT_MARKER
 from planner.layout.templates import build_template
 from planner.model.document import Document
 from planner.model.objects import TIERS

@@ -48,7 +48,7 @@ def test_fabric_counts_a_plan_without_fabric_and_generates_one(tmp_path, capsys)
     assert "8 leaf, 4 spine, 0 core" in out_text
     # one SU: a rail leaf joins every pair of nodes in one hop; 12 nodes: 6 × 8 rails × 400 Gb/s = 19.2 Tb/s across the cut, non-blocking
     assert "bisection bandwidth: 19.2 Tb/s (half the GPUs at full rate: 19.2 Tb/s)" in out_text
-    assert "every GPU node reaches every other; at most 1 switch hop(s)" in out_text
+    assert "every GPU node reaches every other; at most 1 switch hop between nodes" in out_text
     cabled = load(out)
     assert len(cabled.links) == 96 + 256
     assert len(cabled.racks) == len(doc.racks)  # the network rack's switches were reused in place

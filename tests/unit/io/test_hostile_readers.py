@@ -98,7 +98,7 @@ def test_plain_cells_are_left_alone(cell):
 
 
 def test_a_cables_csv_cell_behind_an_nbsp_is_text_in_the_file(tmp_path):
-    from planner.export.common import ExportOptions
+    from planner.export.options import ExportOptions
     from planner.export.schedule import write_csv
 
     doc = build_template("pod", 12)
@@ -158,7 +158,7 @@ def test_a_negative_radius_column_is_counted_not_dropped_silently(tmp_path):
 # ------------------------------------------------------------------ NetBox
 @pytest.fixture(scope="module")
 def netbox_set(tmp_path_factory):
-    from planner.export.common import ExportOptions
+    from planner.export.options import ExportOptions
     from planner.export.registry import export_to
 
     folder = tmp_path_factory.mktemp("nb") / "set"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from planner.export.common import ExportOptions
+from planner.export.options import ExportOptions
 from planner.export.registry import export_to
 from planner.io import dumps, loads
 from planner.io.netbox import NetBoxReadError, read_netbox

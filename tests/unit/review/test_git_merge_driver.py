@@ -1,5 +1,5 @@
 """`planner merge` as git's merge driver, in a temporary repository: the README's setup
-(`*.hall merge=hall` in .gitattributes, `merge.hall.driver = planner merge %O %A %B -o %A`), two
+(`*.hall merge=hall` in .gitattributes, `merge.hall.driver = planner merge %O %A %B -o %A --path %P`), two
 branches with disjoint edits merge by themselves; a conflicting edit stops the merge with the
 file left as a plan that loads, holding ours on the conflict. The repository is conftest's
 ``git_work``."""
@@ -20,7 +20,7 @@ def repo(git_work):
     # the README's lines
     (work / ".gitattributes").write_text("*.hall merge=hall\n")
     git("config", "merge.hall.name", "Hall Planner three-way merge")
-    git("config", "merge.hall.driver", "planner merge %O %A %B -o %A")
+    git("config", "merge.hall.driver", "planner merge %O %A %B -o %A --path %P")
     plan = build_template("pod", nodes=16)
     (work / "plan.hall").write_text(dumps(plan), encoding="utf-8")
     git("add", ".")

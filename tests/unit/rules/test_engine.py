@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from planner.commands.base import Change, SetFields
+from planner.commands.base import SetFields
+from planner.model.change import Change
 from planner.rules import engine
 from planner.rules.engine import RACK, Validator, all_rules, changed_keys, rule, validate
 from planner.rules.finding import ERROR, Finding, counts
@@ -28,7 +29,7 @@ def test_changed_keys_and_relevance():
 
 
 def test_a_registered_rule_runs_full_and_incrementally(example_doc, monkeypatch):
-    monkeypatch.setattr(engine, "_REGISTRY", dict(engine._REGISTRY))
+    monkeypatch.setattr(engine.CATALOGUE, "by_key", dict(engine.CATALOGUE.by_key))
 
     @rule("X1", scope=RACK, reads={"rack.notes"}, source="Test: racks must not be labelled 'bad'")
     def no_bad_notes(ctx, rack_id, r):
@@ -75,7 +76,7 @@ def test_bundled_example_has_no_errors(example_doc):
 
 
 def test_which_edits_change_the_fabric_structure():
-    from planner.commands.base import Change
+    from planner.model.change import Change
     from planner.rules.engine import changes_fabric
 
     assert not changes_fabric(Change(modified={"dev-1": {"name", "u", "rack"}, "rack-1": {"x", "name"}}))

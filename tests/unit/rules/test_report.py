@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
-from planner.rules.figures import describe
+from planner.rules.object_figures import describe
 from planner.rules.report import build_report
 
 DATA = Path(__file__).resolve().parents[2] / "data"
