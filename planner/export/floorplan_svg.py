@@ -2,8 +2,12 @@
 
 Dimensions are in millimetres of paper, so the file prints at its stated scale; user text is
 cleaned of control characters (XML 1.0 forbids them) and XML-escaped, so names with < > & or
-any script survive and the file always parses. Text is cut with "…": a name on a rack or unit
-to what fits its box (0.6 em a character), any other text element to ``MAX_CHARS``.
+any script survive and the file always parses. The labels on the drawing (rack and unit names,
+row, busbar and zone labels) are placed as on the PDFs (``svg_labels``, through
+``label_placer``): none overlaps another, the tray and busbar lines have gaps where they would
+run under one, a unit's name beside its box has a leader line; a rack name that does not fit its
+box at 6 pt is cut ("…") to it, zone, row and busbar names to 40 characters, any other text
+element to ``MAX_CHARS``.
 
 ``render_svg`` is the whole plan as one drawing (a 90 m hall is a 900 mm sheet at 1:100);
 ``svg_sheets`` is the same drawing on paper-sized sheets at the same scale, with a key plan, for
@@ -29,21 +33,20 @@ from planner.export.plan_drawing import (
 from planner.export.plan_sheets import Sheet, sheet_grid
 from planner.export.printed_text import clip, one_line
 from planner.export.sheet_text import clean_text
+from planner.export.svg_labels import CM_PER_M, Frame, Line, gaps, place_labels
+from planner.export.svg_labels import cm as _n
 from planner.model.document import Document
 from planner.model.geometry import segment_span
 from planner.model.objects import Point
 
 MARGIN_M = 1.5
 FOOTER_M = 2.2
-CM_PER_M = 100  # user units are centimetres, so every size (text too) is a comfortable number
 MAX_CHARS = 120
 FIELD_CHARS = 60
 #: A sheet's margin round its drawing, in metres at 1:100 (10 mm of paper).
 SHEET_MARGIN_M = 1.0
-
-
-def _n(metres: float) -> str:
-    return f"{metres * CM_PER_M:.1f}"
+#: How far beyond the plan's bounds the one drawing's labels may go (metres; its margin is 1.5 m).
+LABEL_ROOM_M = 1.0
 
 
 def _points(points: list[Point]) -> str:
@@ -55,22 +58,6 @@ def _text(x: float, y: float, text: str, size: float, anchor: str = "start", bol
     weight = ' font-weight="bold"' if bold else ""
     return (f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}" text-anchor="{anchor}"{weight}>'
             f"{escape(clip(one_line(text), limit))}</text>")
-
-
-def _inside(points: list[Point], window: Window | None) -> bool:
-    """Whether the points lie wholly in ``window`` (always, without one)."""
-    if window is None:
-        return True
-    return all(window[0] - 1e-6 <= x <= window[2] + 1e-6 and window[1] - 1e-6 <= y <= window[3] + 1e-6
-               for x, y in points)
-
-
-def _meets(points: list[Point], window: Window | None) -> bool:
-    """Whether the points' bounds meet ``window`` (always, without one)."""
-    if window is None:
-        return True
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    return min(xs) <= window[2] and max(xs) >= window[0] and min(ys) <= window[3] and max(ys) >= window[1]
 
 
 def _clip_polygon(points: list[Point], window: Window | None) -> list[Point]:
@@ -109,22 +96,21 @@ def _clip_line(start: Point, end: Point, window: Window | None) -> tuple[Point, 
     return at[0], at[1]
 
 
-def _drawing(shapes: PlanShapes, window: Window | None = None, names: bool = True) -> list[str]:
-    """The plan's elements; with ``window`` (a sheet), only its part of them, and a name, row,
-    busbar or zone label only on the sheet that holds it whole (its box, its row's start, its
-    anchor); without ``names`` (a key plan) no names at all."""
+def _drawing(shapes: PlanShapes, window: Window | None = None, names: bool = True, scale: float = 100) -> list[str]:
+    """The plan's elements at 1:``scale``; with ``window`` (a sheet), only its part of them, and a
+    name only on the sheet that holds its box whole, a row label on the sheet its row starts on;
+    without ``names`` (a key plan) no labels at all. Labels are placed by ``svg_labels`` (none
+    over another, leaders where a name sits beside its box), and the tray and busbar lines are
+    drawn with gaps where they would run under a label."""
     out = []
     if shapes.outline:  # on a sheet, the walls inside it: its cut edges are match lines, not walls
         out += [(f'<polygon class="outline" points="{_points(shapes.outline)}" fill="none" stroke="black" '
                  'stroke-width="6"/>')] if window is None else \
             [_line("outline", a, b, 'stroke="black" stroke-width="6"') for a, b in _edges(shapes.outline, window)]
-    for name, polygon, rating in shapes.zones:
+    for _name, polygon, _rating in shapes.zones:
         zone_style = 'stroke="black" stroke-width="2" stroke-dasharray="10 20"'
         out += [f'<polygon class="zone" points="{_points(polygon)}" fill="none" {zone_style}/>'] if window is None \
             else [_line("zone", a, b, zone_style) for a, b in _edges(polygon, window)]
-        if names and _inside([(polygon[0][0] + 0.15, polygon[0][1] + 0.35)], window):
-            out.append(_text(polygon[0][0] + 0.15, polygon[0][1] + 0.35,
-                             f"{clip(one_line(name), FIELD_CHARS)} {rating:g} kPa", 0.25))
     for polygon in shapes.obstacles:
         if (cut := _clip_polygon(polygon, window)):
             out.append(f'<polygon class="obstacle" points="{_points(cut)}" fill="#999" stroke="black" '
@@ -138,28 +124,23 @@ def _drawing(shapes: PlanShapes, window: Window | None = None, names: bool = Tru
                    'stroke="black" stroke-width="2"/>')
         if box.front and (front := _clip_line(*box.front, window)):
             out.append(_line("front", *front, 'stroke="black" stroke-width="6"'))
-        if not names or not _inside(box.polygon, window):
-            continue
-        cx = sum(p[0] for p in box.polygon) / 4
-        cy = sum(p[1] for p in box.polygon) / 4
-        width = abs(box.polygon[2][0] - box.polygon[0][0])
-        size = min(0.22, max(0.08, 1.6 * width / max(1, len(box.name))))
-        fits = max(4, int(width / (0.6 * size)))
-        out.append(_text(cx, cy - size / 4, box.name, size, "middle", bold=box.kind != "rack", limit=fits))
-    for start, end in shapes.trays:
-        if (tray := _clip_line(start, end, window)):
-            out.append(_line("tray", *tray, 'stroke="#777" stroke-width="3" stroke-dasharray="30 15"'))
-    for name, p1, p2, side in shapes.busbars:
-        if not (bus := _clip_line(p1, p2, window)):
-            continue
-        dash = "" if side == "A" else ' stroke-dasharray="40 15"'
-        out.append(_line("busbar", *bus, f'stroke="black" stroke-width="{8 if side == "A" else 5}"{dash}'))
-        if names and _inside([p1], window):
-            out.append(_text(p1[0] + 0.1, p1[1] - 0.06 if side == "A" else p1[1] + 0.22, name, 0.18))
-    for row, start in shapes.rows:
-        if names and _inside([start], window):
-            out.append(_text(start[0], start[1] - 0.3, f"Row {clip(one_line(row), FIELD_CHARS)}", 0.28, bold=True))
-    return out
+    lines = [Line("tray", *tray, 'stroke="#777" stroke-width="3" stroke-dasharray="30 15"', 1.5 / CM_PER_M)
+             for start, end in shapes.trays if (tray := _clip_line(start, end, window))]
+    for index, (_name, p1, p2, side) in enumerate(shapes.busbars):
+        if (bus := _clip_line(p1, p2, window)):
+            width = 8 if side == "A" else 5
+            dash = "" if side == "A" else ' stroke-dasharray="40 15"'
+            lines.append(Line("busbar", *bus, f'stroke="black" stroke-width="{width}"{dash}', width / 2 / CM_PER_M,
+                              index))
+    if not names:
+        return out + [_line(line.kind, line.start, line.end, line.style) for line in lines]
+    frame = Frame.at(scale)
+    mx0, my0, mx1, my1 = shapes.bounds
+    area = window or (mx0 - LABEL_ROOM_M, my0 - LABEL_ROOM_M, mx1 + LABEL_ROOM_M, my1 + LABEL_ROOM_M)
+    labels = place_labels(shapes, frame, area, window, lines)
+    for line in lines:
+        out += [_line(line.kind, a, b, line.style) for a, b in gaps(frame, labels.placer, line)]
+    return out + labels.elements
 
 
 def _line(kind: str, start: Point, end: Point, style: str) -> str:
@@ -181,7 +162,7 @@ def render_svg(doc: Document, options: ExportOptions | None = None, scale: int =
     vx, vy = mx0 - MARGIN_M, my0 - MARGIN_M
     vw, vh = (mx1 - mx0) + 2 * MARGIN_M, (my1 - my0) + 2 * MARGIN_M + FOOTER_M
     out = _head(doc, f"Floor plan — {doc.meta.project} — {doc.meta.hall}", (vx, vy, vw, vh), 1000 / scale)
-    out.extend(_drawing(shapes))
+    out.extend(_drawing(shapes, scale=scale))
     out.extend(_footer(doc, options, shapes.bounds, scale, vx, my1 + MARGIN_M, vw))
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -222,7 +203,8 @@ def _footer(doc: Document, options: ExportOptions, bounds: Window, scale: float,
                  + _text(nx, y + 0.45 * k, "N", 0.3 * k, "middle", True) + "</g>")
     block = TitleBlock.of(doc, options, title)
     facts = " · ".join(clip(one_line(fact), FIELD_CHARS) for fact in (
-        block.project, block.hall, f"revision {block.revision}", block.date, block.author, block.file_name, page))
+        block.project, block.hall, f"revision {block.revision}", block.date, block.author, block.file_name, page)
+        if fact.strip())
     parts.append(f'<g class="title-block">{_text(x, y + 1.0 * k, block.title, 0.3 * k, bold=True)}'
                  f"{_text(x, y + 1.45 * k, facts, 0.25 * k, limit=8 * FIELD_CHARS)}</g>")
     return parts
@@ -285,7 +267,7 @@ def _sheet(doc: Document, options: ExportOptions, shapes: PlanShapes, sheet: She
     vx, vy = x0 - margin - edge, y0 - margin - edge
     out = _head(doc, f"Floor plan — {doc.meta.project} — {doc.meta.hall} — {sheet.title()}", (vx, vy, *paper),
                 1000 / scale)
-    out.extend(_drawing(shapes, sheet.window))
+    out.extend(_drawing(shapes, sheet.window, scale=scale))
     size = 0.25 * scale / 100
     gap = 0.4 * size  # the note's baseline off the line (its descenders clear of it)
     lines = {"north": ((x0, y0), (x1, y0), ((x0 + x1) / 2, y0 - gap, 0)),
