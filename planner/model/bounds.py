@@ -246,6 +246,9 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
         "coolant_ports": Range(1, 64, "", "coolant quick-disconnect pairs (a supply and a return each): above 0 "
                                           "(null = none, or not given on a liquid-cooled type)"),
         "qd_size": WORD,
+        "outlet_groups": Items(0, 64, "outlet groups", "a rack PDU's outlets by breaker: 3–12 groups (one or more "
+                                                       "per phase)"),
+        "pdu_inlet": NAME,
     },
     "PortGroup": {
         "network": WORD, "connector": WORD,
@@ -254,6 +257,13 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
                                                    "above 0"),
         "stem": Text(16, "a port name's stem (S, E, BMC, mgmt): the number is added"),
         "first": Range(0, 1_000, "", "the number of a group's first port (S1: 1, mgmt0: 0)"),
+    },
+    "OutletGroup": {
+        "outlet": WORD,
+        "count": Range(1, 100, "", "outlets behind one breaker: at least 1 (a 42-outlet PDU has 6–12 per group)"),
+        "breaker_a": Range(1, 1_000, "A", "a group's breaker: 16 A (IEC) or 20 A (UL) in rack PDUs; above 0, "
+                                          "a 0 A breaker carries nothing"),
+        "phase": WORD,
     },
     "MediaType": {
         "key": KEY, "name": NAME, "source": NOTES,

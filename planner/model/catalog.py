@@ -18,10 +18,13 @@ from planner.model.ports import (
     NETWORKS,
     POWER,
     STORAGE_NET,
+    Outlet,
+    OutletGroup,
     Port,
     PortGroup,
     coolant_names,
     group_names,
+    outlets_of,
     psu_names,
     psu_shortfall_w,
     redundancy_spares,
@@ -151,6 +154,13 @@ class CatalogItem:
     #: none, or not given on a liquid-cooled type) and their size ("1/2 in", "12.7 mm", "UQD08").
     coolant_ports: int | None = None
     qd_size: str = ""
+    #: Rack PDUs: the outlet groups (``planner.model.ports.OutletGroup``: type C13/C19, count,
+    #: the group's breaker in A and its phase); outlets are ``O1`` … along the strip, group after
+    #: group. [] = not given (custom PDUs made before the field).
+    outlet_groups: list[OutletGroup] = field(default_factory=list)
+    #: Rack PDUs: the input, as its datasheet says it ("IEC 60309 3P+N+E 63 A 6h", "hardwired");
+    #: "" = not given.
+    pdu_inlet: str = ""
     custom: bool = False
 
     @property
@@ -163,6 +173,7 @@ class CatalogItem:
         twin = copy.copy(self)
         twin.hca_names = list(self.hca_names)
         twin.port_groups = [group.copy() for group in self.port_groups]
+        twin.outlet_groups = [group.copy() for group in self.outlet_groups]
         return twin
 
     @property
@@ -179,12 +190,13 @@ class CatalogItem:
         Cages: switches with twin-port cages ``1/1``, ``1/2`` … ``32/2``, single-port cages ``1``
         … ``N``; GPU nodes one rail NIC per GPU, ``P1`` … ``P8`` in GPU order. They are on
         ``cage_network``. Storage, in-band and out-of-band groups: ``S1`` … ``S4``, ``E1``,
-        ``BMC``, ``mgmt0``; power: ``PSU1`` …; coolant: ``SUP1``, ``RET1`` …. No name is on two
-        networks of one device (the loader refuses a type whose names meet).
+        ``BMC``, ``mgmt0``; power: ``PSU1`` …, and a rack PDU's outlets ``O1`` …; coolant:
+        ``SUP1``, ``RET1`` …. No name is on two networks of one device (the loader refuses a type
+        whose names meet).
         """
         if network is not None:
             if network == POWER:
-                return psu_names(self.psu_count)
+                return psu_names(self.psu_count) + self.outlet_names()
             if network == COOLANT:
                 return coolant_names(self.coolant_ports)
             cages = self.port_names() if network == self.cage_network else []
@@ -205,7 +217,7 @@ class CatalogItem:
         found = {group["network"] for group in self.port_groups if group["count"]}
         if self.port_count:
             found.add(self.cage_network)
-        if self.psu_count:
+        if self.psu_count or self.outlet_groups:
             found.add(POWER)
         if self.coolant_ports:
             found.add(COOLANT)
@@ -218,6 +230,7 @@ class CatalogItem:
             found += [Port(name, group["network"], group["connector"], group["speed_gbps"])
                       for name in group_names(group)]
         found += [Port(name, POWER, self.psu_inlet, 0.0) for name in psu_names(self.psu_count)]
+        found += [Port(outlet.name, POWER, outlet.outlet, 0.0) for outlet in self.outlets()]
         found += [Port(name, COOLANT, self.qd_size, 0.0) for name in coolant_names(self.coolant_ports)]
         return found
 
@@ -225,6 +238,32 @@ class CatalogItem:
         """The names of every port of every network (distinct: the loader refuses a type whose
         names meet)."""
         return [port.name for port in self.ports()]
+
+    # ------------------------------------------------------- rack PDU outlets
+    def outlets(self) -> list[Outlet]:
+        """A rack PDU's outlets in strip order: name (``O1`` …), type, group index, the group's
+        breaker (A) and phase ([] when none are given)."""
+        return outlets_of(self.outlet_groups)
+
+    def outlet_names(self) -> list[str]:
+        """``O1`` … ``O<n>``: a rack PDU's outlets, numbered along the strip group after group."""
+        return [outlet.name for outlet in self.outlets()]
+
+    def outlets_of_type(self, outlet: str) -> list[str]:
+        """The names of the outlets of one type ("C13" or "C19")."""
+        return [found.name for found in self.outlets() if found.outlet == outlet]
+
+    def outlets_in_group(self, group: int) -> list[str]:
+        """The names of the outlets of ``outlet_groups[group]`` (they share its breaker)."""
+        return [found.name for found in self.outlets() if found.group == group]
+
+    def outlet(self, name: str) -> Outlet:
+        """One outlet by name: its type, group, breaker and phase. KeyError when the PDU has none
+        of that name."""
+        found = next((outlet for outlet in self.outlets() if outlet.name == name), None)
+        if found is None:
+            raise KeyError(f"{self.key} has no outlet {name!r}")
+        return found
 
     def psu_spares(self) -> int | None:
         """How many PSUs may fail by the redundancy promised ("5+1" → 1, "N+N" of 6 → 3); None

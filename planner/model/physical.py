@@ -13,6 +13,9 @@ Ports beyond the rails (``ports_problem``, issue 21) follow the same line: a ref
 cannot be (port names that meet, "5+1" on four PSUs, PSUs that cannot carry the peak draw with
 all of them working, coolant connections on an air-cooled unit); a redundancy the PSUs cannot
 hold at the peak draw is a validation finding, since vendors promise redundancy at capped power.
+A rack PDU's outlets (``outlets_problem``, issue 21 part 3) are refused where they cannot be: an
+outlet that is no C13/C19, a group breaker above the PDU's rating, a phase the PDU does not
+have, outlets on a kind that is no PDU, outlet names that meet its other ports.
 """
 
 from __future__ import annotations
@@ -34,7 +37,14 @@ from planner.model.catalog import (
     STORAGE,
     SWITCH,
 )
-from planner.model.ports import CONNECTORS, groups_problem, psu_problem, qd_size_mm
+from planner.model.ports import (
+    CONNECTORS,
+    POWER,
+    groups_problem,
+    outlets_problem,
+    psu_problem,
+    qd_size_mm,
+)
 
 #: The widest hall a plan may outline, either way (m). The largest single data halls are a few
 #: hundred metres long (a 131,072-GPU hall of this planner's templates is about 300 m); 2 km is
@@ -117,14 +127,18 @@ def ports_problem(item: Any) -> tuple[str, str] | None:
     the peak draw all working; coolant ports on a unit with no liquid to carry, or a QD size
     that is no size. A refusal only for what cannot be: PSUs that carry the peak with all of
     them working but not after the failures their redundancy promises are a finding (part 3 of
-    issue 21), as a vendor may promise redundancy at a capped power."""
+    issue 21), as a vendor may promise redundancy at a capped power. A rack PDU's outlets: see
+    ``planner.model.ports.outlets_problem``."""
     kind = item.kind
     if item.port_groups and kind == RACK:
         return "port_groups", "a rack has no ports of its own (its devices and PDUs have them)"
     if item.port_connector and item.port_connector not in CONNECTORS:
         return "port_connector", f"{item.port_connector!r} is not one of {', '.join(CONNECTORS)}"
+    found = outlets_problem(item)
+    if found:
+        return found
     compute = item.port_names() if kind in _PORTED else []
-    found = groups_problem(item.port_groups, compute)
+    found = groups_problem(item.port_groups, compute, dict.fromkeys(item.outlet_names(), POWER))
     if found:
         return found
     found = psu_problem(item)

@@ -5,7 +5,8 @@ and its coolant quick-disconnects (the coolant network), as DESIGN §3 "Networks
 Port names are stable and never collide with the compute rail names (nodes ``P1`` … ``P8``,
 switches ``1/1`` … or ``1`` …): a group's ports are its ``stem`` numbered from ``first``
 (``S1`` … ``S4``, ``mgmt0``) or, with ``first`` null, the stem alone (``BMC``); PSUs are
-``PSU1`` …, coolant pairs ``SUP1``/``RET1`` …. A stem is letters (and ``-``/``_``), so no name
+``PSU1`` …, coolant pairs ``SUP1``/``RET1`` …, a rack PDU's outlets ``O1`` … ``O42`` (numbered
+along the strip, its outlet groups in order). A stem is letters (and ``-``/``_``), so no name
 is all digits or slash-separated as switch rail names are, and a catalogue entry whose names
 would still meet (a node stem ``P``) is refused (``ports_problem``).
 
@@ -37,9 +38,17 @@ CONNECTORS = ("OSFP", "QSFP-DD", "QSFP112", "QSFP56", "QSFP28", "QSFP+", "SFP56"
 #: with them: a C14 inlet takes a C13 cord end (10 A), a C20 inlet a C19 (16 A).
 PSU_INLETS = {"C14": "C13", "C20": "C19"}
 _MATES = {outlet: inlet for inlet, outlet in PSU_INLETS.items()}
+#: The outlets a rack PDU may have: the PDU side of ``PSU_INLETS`` (IEC 60320 C13 10 A, C19 16 A).
+OUTLET_TYPES = tuple(PSU_INLETS.values())
+#: The phase (line to neutral) or phase pair (line to line) an outlet group is on, by the PDU's
+#: phases: a single-phase PDU has L1 (to neutral); a three-phase wye PDU (3P+N+E) has L1, L2, L3 to
+#: neutral and may feed a group line to line, a delta PDU (3P+E, no neutral) line to line only. The
+#: catalogue does not say wye or delta, so a three-phase PDU may have any of the six.
+PHASES_OF = {1: ("L1",), 3: ("L1", "L2", "L3", "L1-L2", "L2-L3", "L3-L1")}
 
 #: Names of the PSU and coolant ports, numbered from 1.
 PSU_STEM = "PSU"
+OUTLET_STEM = "O"
 SUPPLY_STEM = "SUP"
 RETURN_STEM = "RET"
 
@@ -65,6 +74,45 @@ def port_group(network: str, connector: str, count: int, speed_gbps: float, stem
     """A port group, its speed a float as the file holds it."""
     return PortGroup(network=network, connector=connector, count=int(count), speed_gbps=float(speed_gbps),
                      stem=stem, first=first)
+
+
+class OutletGroup(TypedDict):
+    """Outlets of one kind behind one breaker on a rack PDU: ``count`` outlets of type ``outlet``
+    ("C13" or "C19", ``OUTLET_TYPES``) on ``phase`` ("L1", or "L1-L2" line to line;
+    ``PHASES_OF``), protected together by a breaker of ``breaker_a`` A (the group's overcurrent
+    protection, which P1's derating applies to). A plain mapping, so a catalogue entry's record
+    writes it as a JSON object; its fields' bounds are ``BOUNDS["OutletGroup"]``."""
+
+    outlet: str
+    count: int
+    breaker_a: float
+    phase: str
+
+
+def outlet_group(outlet: str, count: int, breaker_a: float, phase: str) -> OutletGroup:
+    """An outlet group, its breaker rating a float as the file holds it."""
+    return OutletGroup(outlet=outlet, count=int(count), breaker_a=float(breaker_a), phase=phase)
+
+
+class Outlet(NamedTuple):
+    """One outlet of a rack PDU: its name (``O7``), type, the index of its group in
+    ``outlet_groups``, that group's breaker (A) and phase."""
+
+    name: str
+    outlet: str
+    group: int
+    breaker_a: float
+    phase: str
+
+
+def outlets_of(groups: list[OutletGroup]) -> list[Outlet]:
+    """Every outlet of the groups, numbered ``O1`` … along the strip, group after group."""
+    found: list[Outlet] = []
+    for index, group in enumerate(groups):
+        start = len(found)
+        found += [Outlet(f"{OUTLET_STEM}{start + i}", group["outlet"], index, group["breaker_a"], group["phase"])
+                  for i in range(1, group["count"] + 1)]
+    return found
 
 
 #: Default stems of the groups the custom-type dialog makes: (stem, first).
@@ -169,11 +217,13 @@ def qd_size_mm(text: str) -> float | None:
 
 
 # ----------------------------------------------------------------- checks
-def groups_problem(groups: list[PortGroup], compute: list[str]) -> tuple[str, str] | None:
+def groups_problem(groups: list[PortGroup], compute: list[str],
+                   others: dict[str, str] | None = None) -> tuple[str, str] | None:
     """(field path, why) for the first port group that cannot be, or None: a field out of its
     bounds, an unknown network or connector, a stem that is not letters, an unnumbered group of
-    more than one port, or a port name met twice (among the groups or with a compute rail)."""
-    seen = {name: "compute" for name in compute}
+    more than one port, or a port name met twice (among the groups, with a compute rail or with
+    ``others``: name → its network, a PDU's outlets)."""
+    seen = {name: "compute" for name in compute} | (others or {})
     for index, group in enumerate(groups):
         where = f"port_groups[{index}]"
         for key, value in group.items():
@@ -236,3 +286,38 @@ def _spares(item: Any) -> int | None:
         return redundancy_spares(item.psu_redundancy, item.psu_count)
     except ValueError:
         return None
+
+
+def outlets_problem(item: Any) -> tuple[str, str] | None:
+    """(field path, why) for a rack PDU's outlets or inlet that cannot be, or None: outlets or an
+    inlet on a kind that is no rack PDU, a field out of its bounds, an outlet type that is no
+    PDU outlet (a C20 is the PSU's inlet), a group breaker above the PDU's own rating, or a
+    phase the PDU does not have (L2 on a single-phase PDU). That the outlet names never meet
+    the PDU's other ports is ``groups_problem``'s (it is given the outlet names)."""
+    if item.kind != "rack_pdu":
+        if item.outlet_groups:
+            return "outlet_groups", f"a {item.kind.replace('_', ' ')} has no outlets (a rack PDU has them)"
+        if item.pdu_inlet:
+            return "pdu_inlet", f"a {item.kind.replace('_', ' ')} has no PDU inlet (a rack PDU has one)"
+        return None
+    phases = PHASES_OF.get(item.phases, ())
+    for index, group in enumerate(item.outlet_groups):
+        where = f"outlet_groups[{index}]"
+        for key, value in group.items():
+            problem = field_problem("OutletGroup", key, value)
+            if problem:
+                return f"{where}.{key}", problem
+        if group["outlet"] not in OUTLET_TYPES:
+            inlet = group["outlet"] in PSU_INLETS
+            why = (f"{group['outlet']} is a PSU's inlet; the PDU outlet that mates with it is "
+                   f"{PSU_INLETS[group['outlet']]}" if inlet
+                   else f"{group['outlet']!r} is not one of {', '.join(OUTLET_TYPES)}")
+            return f"{where}.outlet", why
+        if item.rating_a and group["breaker_a"] > item.rating_a:
+            return f"{where}.breaker_a", (f"{format_number(group['breaker_a'])} A is above the PDU's rating "
+                                          f"{format_number(item.rating_a)} A (a group's breaker is fed through "
+                                          f"the PDU's inlet)")
+        if group["phase"] not in phases:
+            return f"{where}.phase", (f"{group['phase']!r} is not a phase of a {format_number(item.phases)}-phase "
+                                      f"PDU (one of {', '.join(phases) or 'none: give its phases first'})")
+    return None

@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from planner.commands import History
 from planner.io import dumps, loads
-from planner.model.catalog import NODE, ROW_CDU, SWITCH
+from planner.model.catalog import NODE, RACK_PDU, ROW_CDU, SWITCH
 from planner.ui.dialogs.custom_type import CustomTypeDialog
 
 
@@ -124,3 +124,63 @@ def test_a_custom_switch_gets_a_management_port_and_no_psus_when_not_given(examp
     item = dlg.item()
     assert item.port_names("oob") == ["mgmt0"] and item.port_names()[:2] == ["1/1", "1/2"]
     assert (item.psu_count, item.psu_rating_w, item.psu_inlet, item.coolant_ports) == (None, None, "", None)
+
+
+def test_a_custom_rack_pdu_carries_its_inlet_and_outlet_groups_through_the_file(example_doc, qtbot, monkeypatch):
+    said = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda _p, _t, text: said.append(text)))
+    dlg = CustomTypeDialog(example_doc)
+    qtbot.addWidget(dlg)
+    dlg.set_kind(NODE)
+    assert not dlg.form.isRowVisible(dlg.outlet_rows) and not dlg.form.isRowVisible(dlg.pdu_inlet)
+    dlg.set_kind(RACK_PDU)
+    assert dlg.form.isRowVisible(dlg.outlet_rows) and dlg.form.isRowVisible(dlg.pdu_inlet)
+    assert not dlg.form.isRowVisible(dlg.boxes["psu_count"])
+    dlg.name.setText("PDU 230 V 32 A single-phase")
+    for name, value in {"width_m": 0.056, "depth_m": 0.1, "weight_kg": 6.5, "rating_a": 32, "voltage_v": 230,
+                        "phases": 1}.items():
+        dlg.boxes[name].setValue(value)
+    dlg.pdu_inlet.setText("IEC 60309 P+N+E 32 A 6h")
+    dlg.add_outlet_group("C13", 10, 16, "L1")
+    row = dlg.add_outlet_group("C19", 4, 16, "L2")
+    assert dlg.outlet_table.rowCount() == 2
+    dlg.source.setPlainText("Vendor datasheet rev 1, outlet table")
+    dlg.accept()  # L2 on a single-phase PDU: refused with the group's path and the model's words
+    assert said[-1] == "outlet groups[1].phase: 'L2' is not a phase of a 1-phase PDU (one of L1)"
+    dlg.outlet_table.cellWidget(row, 3).setCurrentText("L1")
+    dlg.outlet_table.cellWidget(row, 2).setValue(40)
+    dlg.accept()  # a group breaker above the PDU's own rating
+    assert said[-1].startswith("outlet groups[1].breaker a: 40 A is above the PDU's rating 32 A")
+    dlg.outlet_table.cellWidget(row, 2).setValue(16)
+    dlg.add_outlet_group()
+    dlg.outlet_table.setCurrentCell(2, 0)
+    dlg.remove_outlet_group()
+    assert dlg.outlet_table.rowCount() == 2
+    dlg.accept()
+    item = dlg.item()
+    assert item.pdu_inlet == "IEC 60309 P+N+E 32 A 6h" and item.phases == 1
+    assert item.outlet_groups == [{"outlet": "C13", "count": 10, "breaker_a": 16.0, "phase": "L1"},
+                                  {"outlet": "C19", "count": 4, "breaker_a": 16.0, "phase": "L1"}]
+    assert item.outlet_names() == [f"O{i}" for i in range(1, 15)] and item.outlets_of_type("C19") == \
+        ["O11", "O12", "O13", "O14"]
+    assert item.port_names("power") == item.outlet_names()
+    History(example_doc).push(dlg.command())
+    text = dumps(example_doc)
+    reopened = loads(text)
+    assert reopened.catalog[item.key] == item and dumps(reopened) == text
+
+
+def test_a_custom_node_has_no_outlet_groups_whatever_the_hidden_table_holds(example_doc, qtbot):
+    dlg = CustomTypeDialog(example_doc)
+    qtbot.addWidget(dlg)
+    dlg.set_kind(RACK_PDU)
+    dlg.add_outlet_group("C19", 6, 16, "L1")
+    dlg.set_kind(NODE)
+    dlg.name.setText("8-GPU node")
+    for name, value in {"width_m": 0.44, "depth_m": 0.9, "height_u": 5, "weight_kg": 118, "power_w": 11.5,
+                        "power_peak_w": 12.8, "gpus": 8, "port_cages": 8, "port_speed_gbps": 400}.items():
+        dlg.boxes[name].setValue(value)
+    dlg.pdu_inlet.setText("hardwired")
+    dlg.source.setPlainText("Vendor datasheet")
+    dlg.accept()
+    assert dlg.item().outlet_groups == [] and dlg.item().pdu_inlet == ""

@@ -22,7 +22,7 @@ from planner.model.bounds import BOUNDS, Range, limit_of
 from planner.model.catalog import CatalogItem, builtin_catalog
 from planner.model.objects import COLLECTIONS, Comment, Obstacle, Underlay
 from planner.model.physical import KIND_RANGES
-from planner.model.ports import PortGroup
+from planner.model.ports import OutletGroup, PortGroup
 
 _ATTR_OF_CLASS = {cls.__name__: attr for attr, cls in COLLECTIONS.values()}
 #: One custom copy of a built-in type per kind, at this index of the file's catalogue.
@@ -32,7 +32,7 @@ _KIND_BASE = {"rack": "rack-600x1200-48u", "node": "node-8gpu-liquid-4u", "switc
 
 
 def _is_int(cls_name: str, name: str) -> bool:
-    cls = {"CatalogItem": CatalogItem, "PortGroup": PortGroup,
+    cls = {"CatalogItem": CatalogItem, "PortGroup": PortGroup, "OutletGroup": OutletGroup,
            **{c.__name__: c for _a, c in COLLECTIONS.values()}}.get(cls_name)
     if cls is None:
         from planner.model.basis import DesignBasis
@@ -95,6 +95,10 @@ def _place(data: dict, cls_name: str, name: str, value: object, kind_index: int)
         index = next(i for i, entry in enumerate(data["catalog"]) if entry["port_groups"])
         data["catalog"][index]["port_groups"][0][name] = value
         return f"$.catalog[{index}].port_groups[0].{name}"
+    if cls_name == "OutletGroup":  # the first outlet group of the first custom type that has any (the PDU)
+        index = next(i for i, entry in enumerate(data["catalog"]) if entry["outlet_groups"])
+        data["catalog"][index]["outlet_groups"][0][name] = value
+        return f"$.catalog[{index}].outlet_groups[0].{name}"
     attr = _ATTR_OF_CLASS[cls_name]
     data[attr][0][name] = value
     return f"$.{attr}[0].{name}"
@@ -104,6 +108,21 @@ def _place(data: dict, cls_name: str, name: str, value: object, kind_index: int)
 @given(pick=st.sampled_from(NUMBER_FIELDS), above=st.booleans(), distance=st.floats(1e-3, 1e6),
        kind_index=st.integers(0, len(_KIND_BASE) - 1))
 def test_a_number_outside_its_range_is_refused_with_path_and_range(base_data, pick, above, distance, kind_index):
+    _refused_outside(base_data, pick, above, distance, kind_index)
+
+
+#: The numbers of the records a catalogue entry holds (port groups, a PDU's outlet groups): each is
+#: checked on both sides every run, not only when hypothesis draws it.
+RECORD_FIELDS = [pick for pick in NUMBER_FIELDS if pick[0] in ("PortGroup", "OutletGroup")]
+
+
+@pytest.mark.parametrize("above", [False, True], ids=["below", "above"])
+@pytest.mark.parametrize("pick", RECORD_FIELDS, ids=[f"{c}.{n}" for c, n, _l in RECORD_FIELDS])
+def test_a_record_number_outside_its_range_is_refused_with_path_and_range(base_data, pick, above):
+    _refused_outside(base_data, pick, above, 0.5, 0)
+
+
+def _refused_outside(base_data, pick, above, distance, kind_index):
     cls_name, name, limit = pick
     value: float = limit.high + distance if above else limit.low - distance
     if _is_int(cls_name, name):

@@ -3,7 +3,8 @@
 The form shows only the fields that matter for the chosen kind and asks where the figures
 come from, because every catalogue entry cites its source (DESIGN §2). Every box's range and
 the name's and source's length come from the format's bounds table, and whole-number fields
-stay ints while the rest are floats, so the type saves and loads back byte for byte.
+stay ints while the rest are floats, so the type saves and loads back byte for byte. A rack
+PDU's outlet groups (type, count, breaker, phase) are rows of a small table.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMessageBox,
     QPlainTextEdit,
+    QPushButton,
     QSpinBox,
+    QTableWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -49,12 +52,22 @@ from planner.model.ports import (
     CONNECTORS,
     INBAND,
     OOB,
+    OUTLET_TYPES,
+    PHASES_OF,
     PSU_INLETS,
     STORAGE_NET,
+    OutletGroup,
     PortGroup,
+    outlet_group,
     port_group,
 )
-from planner.ui.dialogs.parts import bounded_line, bounded_spin, ok_cancel, text_problem_for
+from planner.ui.dialogs.parts import (
+    bounded_int_spin,
+    bounded_line,
+    bounded_spin,
+    ok_cancel,
+    text_problem_for,
+)
 
 KIND_LABELS = {
     NODE: "GPU node", SWITCH: "Switch", STORAGE: "Storage node", RACK_PDU: "Rack PDU (0U)",
@@ -171,6 +184,7 @@ class CustomTypeDialog(QDialog):
             ETHERNET if doc.basis.fabric_kind == ETHERNET else INFINIBAND))
         self.form.addRow("Protocol", self.protocol)
         self._ports_rows()
+        self._outlet_rows()
         self.form.addRow("Source of figures", self.source)
         self.kind.currentIndexChanged.connect(self._show_fields)
         buttons = ok_cancel(self)
@@ -215,6 +229,60 @@ class CustomTypeDialog(QDialog):
             self.port_rows[network] = row
             self.form.addRow(label, row)
 
+    def _outlet_rows(self) -> None:
+        """Rows for a rack PDU's inlet and its outlet groups: a table of groups (outlet type,
+        count, the group's breaker, its phase) with buttons to add and remove one."""
+        self.pdu_inlet = bounded_line("CatalogItem", "pdu_inlet")
+        self.pdu_inlet.setPlaceholderText("e.g. IEC 60309 3P+N+E 63 A 6h, hardwired (empty: not given)")
+        self.form.addRow("PDU inlet", self.pdu_inlet)
+        self.outlet_table = QTableWidget(0, 4)
+        self.outlet_table.setHorizontalHeaderLabels(["Outlet", "Count", "Breaker", "Phase"])
+        self.outlet_table.verticalHeader().setVisible(False)
+        add, remove = QPushButton("Add group"), QPushButton("Remove group")
+        add.clicked.connect(lambda: self.add_outlet_group())
+        remove.clicked.connect(self.remove_outlet_group)
+        self.outlet_rows = QWidget()
+        column = QVBoxLayout(self.outlet_rows)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.outlet_table)
+        buttons = QHBoxLayout()
+        buttons.addWidget(add)
+        buttons.addWidget(remove)
+        column.addLayout(buttons)
+        self.form.addRow("Outlet groups", self.outlet_rows)
+
+    def add_outlet_group(self, outlet: str = "C13", count: int = 6, breaker_a: float = 16.0,
+                         phase: str = "L1") -> int:
+        """Add a row for one outlet group (outlets behind one breaker); returns its row."""
+        row = self.outlet_table.rowCount()
+        self.outlet_table.insertRow(row)
+        plug = QComboBox()
+        plug.addItems(OUTLET_TYPES)
+        plug.setCurrentText(outlet)
+        line = QComboBox()
+        line.addItems(PHASES_OF[3])  # a single-phase PDU's L1 is among them; the model refuses the rest
+        line.setCurrentText(phase)
+        widgets = (plug, bounded_int_spin("OutletGroup", "count", count),
+                   bounded_spin("OutletGroup", "breaker_a", breaker_a, "A", 0), line)
+        for index, widget in enumerate(widgets):
+            self.outlet_table.setCellWidget(row, index, widget)
+        return row
+
+    def remove_outlet_group(self) -> None:
+        """Remove the selected outlet group's row (the last one when none is selected)."""
+        row = self.outlet_table.currentRow()
+        self.outlet_table.removeRow(row if row >= 0 else self.outlet_table.rowCount() - 1)
+
+    def _outlet_groups(self) -> list[OutletGroup]:
+        """The outlet groups the table gives, in its order (the outlets are numbered O1 … along it)."""
+        groups = []
+        for row in range(self.outlet_table.rowCount()):
+            plug, count, breaker, line = (self.outlet_table.cellWidget(row, column) for column in range(4))
+            assert isinstance(plug, QComboBox) and isinstance(count, QSpinBox)
+            assert isinstance(breaker, QDoubleSpinBox) and isinstance(line, QComboBox)
+            groups.append(outlet_group(plug.currentText(), count.value(), breaker.value(), line.currentText()))
+        return groups
+
     def set_kind(self, kind: str) -> None:
         self.kind.setCurrentIndex(self.kind.findData(kind))
 
@@ -226,6 +294,8 @@ class CustomTypeDialog(QDialog):
         self.form.setRowVisible(self.psu_inlet, kind in _PSUS)
         self.form.setRowVisible(self.psu_redundancy, kind in _PSUS)
         self.form.setRowVisible(self.qd_size, kind in _COOLED)
+        self.form.setRowVisible(self.pdu_inlet, kind == RACK_PDU)
+        self.form.setRowVisible(self.outlet_rows, kind == RACK_PDU)
         for network, (_label, kinds, _connector, _speed) in NETWORK_ROWS.items():
             self.form.setRowVisible(self.port_rows[network], kind in kinds)
         self.adjustSize()
@@ -289,8 +359,11 @@ class CustomTypeDialog(QDialog):
             values["psu_redundancy"] = self.psu_redundancy.text().strip()
         if kind in _COOLED and values.get("coolant_ports"):
             values["qd_size"] = self.qd_size.text().strip()
+        outlets = self._outlet_groups() if kind == RACK_PDU else []
+        if kind == RACK_PDU:
+            values["pdu_inlet"] = self.pdu_inlet.text().strip()
         return CatalogItem(key=key, kind=kind, name=name, source=source, custom=True, protocol=protocol,
-                           port_groups=self._port_groups(kind), **values)
+                           port_groups=self._port_groups(kind), outlet_groups=outlets, **values)
 
     def accept(self) -> None:
         try:

@@ -129,3 +129,24 @@ def test_port_groups_have_their_bounds_and_the_bundled_ones_fit():
                 assert field_problem("PortGroup", name, value) is None, (item.key, name)
     for name in ("psu_count", "psu_rating_w", "coolant_ports"):  # not given is null, never 0
         assert BOUNDS["CatalogItem"][name].low > 0
+
+
+def test_outlet_groups_have_their_bounds_and_the_bundled_ones_fit():
+    from planner.model.ports import OutletGroup
+
+    hints = typing.get_type_hints(OutletGroup)
+    table = BOUNDS["OutletGroup"]
+    assert set(table) == set(hints)
+    for name, hint in hints.items():
+        entry = table[name]
+        have = {type(x) for x in (entry if isinstance(entry, tuple) else (entry,))}
+        assert _kinds(hint) <= have, name
+    outlets = 0
+    for item in builtin_catalog().items.values():
+        for group in item.outlet_groups:
+            outlets += group["count"]
+            for name, value in group.items():
+                assert field_problem("OutletGroup", name, value) is None, (item.key, name)
+    assert outlets  # the bundled PDU has its outlets, within their bounds
+    for name in ("count", "breaker_a"):  # a group holds an outlet and a breaker rated 0 A carries nothing
+        assert BOUNDS["OutletGroup"][name].low > 0
