@@ -18,7 +18,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QSettings, QStandardPaths
 
-from planner.fabric import generate_fabric
+from planner.fabric.hall import cable_hall
 from planner.fabric.sizing import default_switch
 from planner.ui.app import EXAMPLE_NAME, application, load_example
 from planner.ui.main_window import MainWindow
@@ -42,7 +42,7 @@ def render(out: Path) -> Path:
         window.update_title()
         window.resize(*SIZE)
         window.show()
-        window.session.push(generate_fabric(doc, default_switch(doc), doc.basis.oversubscription, "middle"))
+        window.session.push(cable_hall(doc, default_switch(doc), doc.basis.oversubscription, "middle"))
         for _ in range(5):
             app.processEvents()
         window.session.select({SELECTED})

@@ -17,21 +17,31 @@ Matching works on physical cables (the discovered links), in four passes:
 4. What is left: a planned cable with neither port connected is **missing** ("R01 N1 P1 → R05 L1
    1/1: cable missing (10 m SR4)"); one whose port holds another cable is **miswired** and waits
    for that port; a discovered cable between ports no planned cable uses is **unexpected**.
+
+Every data network is matched alike (issue 21): an in-band or out-of-band cable swapped at its
+access switch is "R01 IB1: swap the cables in 5 and 6", as a compute pair is at its leaf. The
+plan's cables checked are those of the networks the discovery covers (``diagnose``'s
+``links``); a switch's tier rank is its role's place in its network (access and leaf 1,
+aggregation and spine 2, core 3).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from planner.io.discovery import Discovery, End, FoundLink, outside
 from planner.model.catalog import NODE, STORAGE, SWITCH
 from planner.model.document import Document, natural_key
+from planner.model.networks import ROLES_OF, network_of
 from planner.model.objects import TIER_NODE_LEAF, Link
+from planner.model.ports import COMPUTE
 
 OK, MISWIRED, MISSING = "ok", "miswired", "missing"
 STATUSES = (OK, MISWIRED, MISSING)
-#: Tier rank per switch role; nodes and storage are 0, a device outside the plan last.
-_ROLE_RANK = {"leaf": 1, "spine": 2, "core": 3}
+#: Tier rank per switch role (its place in its network's roles: leaf or access 1, spine or
+#: aggregation 2, core 3); nodes and storage are 0, a device outside the plan last.
+_ROLE_RANK = {role: rank for roles in ROLES_OF.values() for rank, role in enumerate(roles, start=1)}
 _OUTSIDE_RANK = 9
 
 
@@ -87,35 +97,44 @@ def cable_words(link: Link) -> str:
     return f"{link.stock_m:g} m {media}" if link.stock_m else media
 
 
+def _port_gbps(doc: Document, device_type: str, port: str) -> float:
+    """A port's speed by its type (a rail 400 Gb/s, an in-band port 100, a BMC 1; 0 = none)."""
+    return next((found.speed_gbps for found in doc.catalog[device_type].ports() if found.name == port), 0.0)
+
+
 def planned_gbps(doc: Document, link: Link) -> float | None:
     """The speed both ports run at (the slower port's), None when a type does not say."""
-    speeds = [doc.catalog[doc.devices[d].type].port_speed_gbps for d in (link.a_device, link.b_device)
-              if d in doc.devices]
+    speeds = [_port_gbps(doc, doc.devices[d].type, p) for d, p in ((link.a_device, link.a_port),
+                                                                     (link.b_device, link.b_port)) if d in doc.devices]
     return min(speeds) if len(speeds) == 2 and all(speeds) else None
 
 
 class _Speeds:
-    """``planned_gbps`` per pair of device types, worked out once per pair."""
+    """``planned_gbps`` per pair of device types and ports, worked out once per pair."""
 
     def __init__(self, doc: Document) -> None:
         self.doc = doc
-        self._by_types: dict[tuple[str, str], float | None] = {}
+        self._by_types: dict[tuple[str, str, str, str], float | None] = {}
 
     def __call__(self, link: Link) -> float | None:
         devices = self.doc.devices
         a, b = devices.get(link.a_device), devices.get(link.b_device)
         if a is None or b is None:
             return None
-        key = (a.type, b.type)
+        key = (a.type, link.a_port, b.type, link.b_port)
         if key not in self._by_types:
             self._by_types[key] = planned_gbps(self.doc, link)
         return self._by_types[key]
 
 
-def _rank(doc: Document, device_id: str) -> int:
+def _rank(doc: Document, device_id: str, network: str = COMPUTE) -> int:
+    """A cable end's tier on ``network``: a device that is not one of its switches is at the
+    bottom there (a leaf's ``mgmt0`` is a device of the out-of-band network, as a node is)."""
     device = doc.devices.get(device_id)
     if device is None:
         return _OUTSIDE_RANK
+    if network != COMPUTE:
+        return _ROLE_RANK[device.role] if device.role in ROLES_OF[network] else 0
     kind = doc.catalog[device.type].kind
     if kind in (NODE, STORAGE):
         return 0
@@ -125,11 +144,12 @@ def _rank(doc: Document, device_id: str) -> int:
 class Matcher:
     """The four passes of the module docstring over one plan and one discovery."""
 
-    def __init__(self, doc: Document, discovery: Discovery) -> None:
+    def __init__(self, doc: Document, discovery: Discovery, links: Iterable[Link] | None = None) -> None:
         self.doc = doc
         self.names = Names(doc)
+        self.links = list(doc.links.values() if links is None else links)
         self.planned_at: dict[End, str] = {}
-        for link in doc.links.values():
+        for link in self.links:
             self.planned_at[(link.a_device, link.a_port)] = link.id
             self.planned_at[(link.b_device, link.b_port)] = link.id
         self.found_at: dict[End, FoundLink] = {}
@@ -150,7 +170,7 @@ class Matcher:
         return found.b if found.a == end else found.a
 
     def run(self) -> tuple[dict[str, Diagnosis], list[FoundLink]]:
-        links = self.doc.links.values()
+        links = self.links
         for link in links:
             self._as_planned(link)
         for link in links:
@@ -208,7 +228,7 @@ class Matcher:
         if not sides:
             return ((f"swap the cable ends in {names.end(w)} and {names.end(t)} "
                     f"(each belongs in the other)"), names.rack(t))
-        x, y = max(sides, key=lambda pair: _rank(doc, pair[0][0]))
+        x, y = max(sides, key=lambda pair: _rank(doc, pair[0][0], network_of(link)))
         first, second = sorted((x[1], y[1]), key=natural_key)
         text = f"{names.device(x[0])}: swap the cables in {first} and {second}"
         if link.tier == TIER_NODE_LEAF and x in (e, u):
@@ -224,7 +244,8 @@ class Matcher:
             self.unexpected.append(found)
             return
         if len(candidates) == 2:
-            candidates.sort(key=lambda pair: (_rank(self.doc, pair[0][0]), self._target_taken(pair[0], pair[1])))
+            candidates.sort(key=lambda pair: (_rank(self.doc, pair[0][0], network_of(self.doc.links[pair[1]])),
+                                              self._target_taken(pair[0], pair[1])))
         end, link_id = candidates[0]
         self.own.setdefault(link_id, []).append((end, found))
 
@@ -282,6 +303,8 @@ def _other_end(link: Link, end: End) -> End:
     return (link.b_device, link.b_port) if a == end else a
 
 
-def diagnose(doc: Document, discovery: Discovery) -> tuple[dict[str, Diagnosis], list[FoundLink]]:
-    """Every planned cable's Diagnosis (each exactly once) and the unexpected discovered cables."""
-    return Matcher(doc, discovery).run()
+def diagnose(doc: Document, discovery: Discovery,
+             links: Iterable[Link] | None = None) -> tuple[dict[str, Diagnosis], list[FoundLink]]:
+    """Every planned cable's Diagnosis (each exactly once; of ``links``, default every cable of
+    the plan) and the unexpected discovered cables."""
+    return Matcher(doc, discovery, links).run()

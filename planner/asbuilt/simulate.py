@@ -6,6 +6,11 @@ starts from the plan and injects faults the way they happen on the floor, each o
 other fault touched; ``expected`` says which planned cables each fault must show as not ok.
 The writers print the cabling in the formats the readers take, shaped like the real tools'
 output (see ``planner.io.discovery``).
+
+A hall is simulated one set of data networks at a time (``networks``: the compute fabric by
+default, what ibnetdiscover sees; the in-band network for its Cumulus switches' LLDP files).
+Faults land on each network's access cables (a node to its leaf, a device to its access switch);
+rail faults need rails, so only the compute fabric gets them.
 """
 
 from __future__ import annotations
@@ -18,11 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from planner.io.discovery.naming import hca_names, ib_port_number, sonic_name
+from planner.io.discovery.naming import CUMULUS, cumulus_name, hca_names, ib_port_number, sonic_name
 from planner.io.discovery.resolve import End
-from planner.model.catalog import NODE, SWITCH
+from planner.model.catalog import NODE, SWITCH, CatalogItem
 from planner.model.document import Document, natural_key
-from planner.model.objects import TIER_NODE_LEAF, Link
+from planner.model.networks import NETWORK_OF_ROLE, ROLES_OF, TIERS_OF, network_of
+from planner.model.objects import Link
+from planner.model.ports import COMPUTE
 
 #: How a link that trained at the ports' speed prints, and one that came up slow (NDR is 400 Gb/s
 #: on 4 lanes, HDR 200: ``planner.io.discovery.ibnetdiscover.LANE_GBPS``).
@@ -71,18 +78,25 @@ def _ends(link: Link) -> tuple[End, End]:
 
 
 class _Injector:
-    def __init__(self, doc: Document, faults: Faults) -> None:
+    def __init__(self, doc: Document, faults: Faults, networks: tuple[str, ...]) -> None:
         self.doc = doc
+        self.networks = networks
         self.rng = random.Random(faults.seed)
-        self.cables = {link.id: Cable(*_ends(link)) for link in sorted(doc.links.values(), key=lambda x: natural_key(x.id))}
+        links = sorted((link for link in doc.links.values() if network_of(link) in networks),
+                       key=lambda x: natural_key(x.id))
+        self.cables = {link.id: Cable(*_ends(link)) for link in links}
         self.touched: set[str] = set()
         self.strays: set[End] = set()  # ports a moved cable went into: one cable each
-        self.planned_at = {end: link.id for link in doc.links.values() for end in _ends(link)}
+        self.planned_at = {end: link.id for link in links for end in _ends(link)}
+        #: The access tiers (node-leaf, a device to its access switch) and the switch roles at their top.
+        self.access = {TIERS_OF[network][0] for network in networks}
+        self.access_roles = {ROLES_OF[network][0] for network in networks if network in ROLES_OF}
         self.result = AsBuilt([])
 
     def node_leaf(self) -> list[Link]:
+        """The access cables no fault touched yet."""
         return [self.doc.links[i] for i in self.cables if i not in self.touched
-                and self.doc.links[i].tier == TIER_NODE_LEAF]
+                and self.doc.links[i].tier in self.access]
 
     def pick(self, links: list[Link], count: int) -> Iterator[Link]:
         self.rng.shuffle(links)
@@ -95,9 +109,9 @@ class _Injector:
         self.result.expected.setdefault(kind, set()).update(link_ids)
 
     def leaf_end(self, link: Link) -> tuple[End, End]:
-        """(node end, leaf end) of a node-leaf cable."""
+        """(device end, switch end) of an access cable: the switch is the leaf or access switch."""
         a, b = _ends(link)
-        return (a, b) if self.doc.catalog[self.doc.devices[a[0]].type].kind == NODE else (b, a)
+        return (b, a) if self.doc.devices[a[0]].role in self.access_roles else (a, b)
 
     def swaps(self, count: int, at_node: bool) -> None:
         """Two cables whose leaf ends (or node ends) are in each other's ports."""
@@ -117,13 +131,13 @@ class _Injector:
         rail's leaf, or of another SU's leaf of the same rail (a spine when there is one SU). The
         cable planned there is left unplugged at that end, so it is not discovered."""
         doc = self.doc
-        leaves = [d for d in doc.devices.values() if d.role == "leaf"]
         moved = 0
         for link in self.pick(self.node_leaf(), count * 3):
             if moved >= count:
                 break
             node, (leaf_id, port) = self.leaf_end(link)
             leaf = doc.devices[leaf_id]
+            leaves = [d for d in doc.devices.values() if d.role == leaf.role]
             if target == "port":
                 ports = doc.catalog[leaf.type].port_names()
                 choices = [(leaf_id, p) for p in ports if p != port]
@@ -131,7 +145,7 @@ class _Injector:
                 choices = [(d.id, port) for d in leaves if d.su == leaf.su and d.pod == leaf.pod and d.rail != leaf.rail]
             else:  # another SU's leaf of the same rail; in a one-SU fabric, a spine
                 choices = [(d.id, port) for d in leaves if d.rail == leaf.rail and d.id != leaf_id] or \
-                    [(d.id, port) for d in doc.devices.values() if d.role in ("spine", "core")]
+                    [(d.id, port) for d in doc.devices.values() if d.role in ROLES_OF[COMPUTE][1:]]
             choices = [c for c in choices if self.planned_at.get(c) not in self.touched and c not in self.strays]
             if not choices:
                 continue
@@ -161,7 +175,7 @@ class _Injector:
     def unexpected(self, count: int) -> list[Cable]:
         """Cables between switch ports no planned cable uses (spare ports of part-filled SUs)."""
         free = [(d.id, p) for d in sorted(self.doc.devices.values(), key=lambda d: natural_key(d.id))
-                if self.doc.catalog[d.type].kind == SWITCH
+                if self.doc.catalog[d.type].kind == SWITCH and NETWORK_OF_ROLE.get(d.role, COMPUTE) in self.networks
                 for p in self.doc.catalog[d.type].port_names()
                 if (d.id, p) not in self.planned_at and (d.id, p) not in self.strays]
         self.rng.shuffle(free)
@@ -170,10 +184,10 @@ class _Injector:
         return extra
 
 
-def as_built(doc: Document, faults: Faults | None = None) -> AsBuilt:
-    """The plan's cables as installed with ``faults`` injected (see the module docstring)."""
+def as_built(doc: Document, faults: Faults | None = None, networks: tuple[str, ...] = (COMPUTE,)) -> AsBuilt:
+    """The cables of ``networks`` as installed with ``faults`` injected (see the module docstring)."""
     faults = faults or Faults()
-    injector = _Injector(doc, faults)
+    injector = _Injector(doc, faults, networks)
     injector.swaps(faults.swaps, at_node=False)
     injector.swaps(faults.rail_swaps, at_node=True)
     injector.move("wrong_port", faults.wrong_port, "port")
@@ -276,8 +290,9 @@ def _port_text(doc: Document, here: End, there: End, rate: str, switch_guid: dic
 
 def write_lldp(doc: Document, cables: list[Cable], folder: Path) -> list[Path]:
     """One ``<hostname>.json`` per switch, as ``lldpcli -f json show neighbors`` prints it there
-    (interfaces in SONiC naming; a host neighbour sends its MAC as port id and its interface,
-    named after the rail port, as description). Returns the files written."""
+    (interfaces as its network OS names them, ``_interface``; a host neighbour sends its MAC as
+    port id and its interface, named after the plan port, as description). Returns the files
+    written."""
     folder.mkdir(parents=True, exist_ok=True)
     neighbours: dict[str, list[tuple[str, dict]]] = {}
     for cable in cables:
@@ -286,8 +301,7 @@ def write_lldp(doc: Document, cables: list[Cable], folder: Path) -> list[Path]:
             item = doc.catalog[device.type]
             if item.kind != SWITCH:
                 continue
-            index = item.port_names().index(here[1])
-            local = sonic_name(item, index // item.ports_per_cage + 1, index % item.ports_per_cage + 1)
+            local = _interface(item, here[1])
             neighbours.setdefault(device.id, []).append((local, _neighbour(doc, there)))
     written = []
     for device_id, entries in neighbours.items():
@@ -308,13 +322,22 @@ def _neighbour(doc: Document, end: End) -> dict:
     number = zlib.crc32(f"{end[0]} {end[1]}".encode())
     mac = f"b8:3f:d2:{number & 0xFF:02x}:{(number >> 8) & 0xFF:02x}:{(number >> 16) & 0xFF:02x}"
     if item.kind == SWITCH:
-        index = item.port_names().index(end[1])
-        port = {"id": {"type": "ifname", "value": sonic_name(item, index // item.ports_per_cage + 1,
-                                                             index % item.ports_per_cage + 1)},
-                "descr": "", "ttl": "120"}
+        port = {"id": {"type": "ifname", "value": _interface(item, end[1])}, "descr": "", "ttl": "120"}
     else:
         port = {"id": {"type": "mac", "value": mac}, "descr": end[1], "ttl": "120"}
     return {"via": "LLDP", "rid": "1", "age": "0 day, 00:10:00",
             "chassis": {host: {"id": {"type": "mac", "value": mac}, "descr": "Linux", "mgmt-ip": "10.0.0.1",
                                "capability": [{"type": "Bridge", "enabled": item.kind == SWITCH}]}},
             "port": port}
+
+
+def _interface(item: CatalogItem, port: str) -> str:
+    """A switch port as its network OS names it in LLDP: a cage by the type's ``lldp_naming``
+    (Cumulus ``swp5``, else SONiC ``Ethernet8``), any other port (``eth0``, ``swp49``) by its plan
+    name, which is the OS's own."""
+    cages = item.port_names()
+    if port not in cages:
+        return port
+    index = cages.index(port)
+    cage, lane = index // item.ports_per_cage + 1, index % item.ports_per_cage + 1
+    return (cumulus_name if item.lldp_naming == CUMULUS else sonic_name)(item, cage, lane)

@@ -2,8 +2,11 @@
 
 The sheet is the cable schedule CSV (``planner export --to cables-csv``) with three more columns,
 ``run``, ``labelled`` and ``tested`` (``TICK_COLUMNS``; ``planner.export.schedule.write_tick_csv``
-prints them, pre-ticked from each cable's state): one row per cable, found by its ``label``. Other
-columns are read past, so a sheet sorted, filtered or annotated in a spreadsheet still reads.
+prints them, pre-ticked from each cable's state): one row per connection of every network (data
+cables, power cords, coolant hoses; printed network by network, the ``network`` column saying
+which), found by its ``label``. Other columns are read past, so a sheet sorted, filtered or
+annotated in a spreadsheet still reads. The change says how many moved on per network when
+more than one did.
 
 A cell is ticked when it holds one of ``TICKED`` (``x``, ``✓``, ``yes``, ``1`` …) and empty or one
 of ``UNTICKED`` (``no``, ``0``, ``-`` …) otherwise; anything else is refused with its line, so a
@@ -17,6 +20,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+from collections import Counter
 
 from planner.asbuilt.states import set_states_command
 from planner.commands.base import SetFields
@@ -25,6 +29,8 @@ from planner.io.cells import unneutralise
 from planner.io.discovery.records import read_text
 from planner.model.document import Document
 from planner.model.labels import cable_label
+from planner.model.networks import network_of
+from planner.model.ports import NETWORKS
 from planner.text import plural
 
 #: The tick columns, in the order work reaches them (each a state of ``CABLE_STATES``).
@@ -134,5 +140,10 @@ def ticks_command(doc: Document, rows: dict[str, tuple[str, int]]) -> TickSheetC
                 states[link_id] = (state, "")
             else:
                 unchanged += 1
-    command = set_states_command(doc, states, f"Import tick sheet: {plural(len(states), 'cable')} moved on")
+    text = f"Import tick sheet: {plural(len(states), 'cable')} moved on"
+    networks = Counter(network_of(doc.links[link_id]) for link_id in states)
+    if len(networks) > 1:
+        text += " (" + ", ".join(f"{count:,} {network}" for network, count in sorted(
+            networks.items(), key=lambda item: NETWORKS.index(item[0]))) + ")"
+    command = set_states_command(doc, states, text)
     return TickSheetCommand(command.values, command.text, unknown, unchanged, kept)

@@ -4,6 +4,13 @@
 ``verify`` classifies each planned cable exactly once as ok, miswired or missing (``fixes``
 says why and what to do) and lists what was found that no planned cable uses; ``update_command``
 writes the result into the plan's cable states as one undoable step.
+
+A plan holds the cables of every network (``planner.model.networks``), and each input sees
+some: ibnetdiscover the InfiniBand compute fabric, the management switches' LLDP files the
+in-band or out-of-band network. ``verify`` checks the cables of the data networks the discovery
+reaches (``covered_networks``: a found cable on a port a planned cable of that network uses), or
+of the ``networks`` named; the cables of the others (and power cords and hoses, which report
+nothing) are left out of the verdict, not counted missing.
 """
 
 from __future__ import annotations
@@ -28,11 +35,12 @@ from planner.io.discovery import (
 from planner.io.discovery.resolve import End, outside
 from planner.model.document import Document, natural_key
 from planner.model.labels import cable_label
+from planner.model.networks import DATA_NETWORKS, network_of
 from planner.model.objects import CABLE_STATES
 from planner.text import plural
 
-__all__ = ["CableResult", "Discovery", "DiscoveryError", "Fix", "Verification", "progress_text", "read_discovery",
-           "state_counts", "update_command", "verify"]
+__all__ = ["CableResult", "Discovery", "DiscoveryError", "Fix", "Verification", "covered_networks", "progress_text",
+           "read_discovery", "state_counts", "update_command", "verify"]
 
 Paths = Iterable["str | os.PathLike[str]"]
 
@@ -92,6 +100,8 @@ class Verification:
     sources: list[str] = field(default_factory=list)
     #: Fixes for the unexpected cables, in the same order as ``unexpected``.
     unexpected_fixes: list[Fix] = field(default_factory=list)
+    #: The networks whose planned cables were checked (``covered_networks`` or as named).
+    networks: list[str] = field(default_factory=list)
     _racks: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
@@ -134,12 +144,25 @@ class Verification:
                 "unknown_names": list(self.unknown_names)}
 
 
-def verify(doc: Document, discovery: Discovery) -> Verification:
-    """Classify every planned cable exactly once (ok + miswired + missing = planned). Cables come
-    in the plan's order (a loaded plan's: by id, the fabric's own order); ``fixes`` in walk order."""
-    diagnoses, unexpected = diagnose(doc, discovery)
+def covered_networks(doc: Document, discovery: Discovery) -> tuple[str, ...]:
+    """The data networks the discovery reaches: those of the planned cables on whose ports it
+    found a cable, in ``DATA_NETWORKS`` order (compute first). When it reaches none, every data
+    network: a discovery that matches nothing finds every planned cable missing."""
+    found = {end for link in discovery.links for end in (link.a, link.b)}
+    reached = {network_of(link) for link in doc.links.values()
+               if (link.a_device, link.a_port) in found or (link.b_device, link.b_port) in found}
+    return tuple(network for network in DATA_NETWORKS if network in reached or not reached)
+
+
+def verify(doc: Document, discovery: Discovery, networks: Iterable[str] | None = None) -> Verification:
+    """Classify every planned cable of ``networks`` (default: ``covered_networks``) exactly once
+    (ok + miswired + missing = planned). Cables come in the plan's order (a loaded plan's: by id,
+    the fabric's own order); ``fixes`` in walk order."""
+    checked = covered_networks(doc, discovery) if networks is None else tuple(networks)
+    links = [link for link in doc.links.values() if network_of(link) in checked]
+    diagnoses, unexpected = diagnose(doc, discovery, links)
     cables = [CableResult(link.id, cable_label(doc, link), d.status, d.found, d.fix, d.rack_id, d.waits)
-              for link in doc.links.values() for d in (diagnoses[link.id],)]
+              for link in links for d in (diagnoses[link.id],)]
     racks = {rack.id: rack.name for rack in doc.racks.values()}
     entries, fixes = [], []
     def key(end: End) -> tuple:
@@ -155,7 +178,7 @@ def verify(doc: Document, discovery: Discovery) -> Verification:
                          f"{_installer(doc, ends[0])} → {_installer(doc, ends[1])}: cable not in the plan; "
                          f"remove it", ()))
     return Verification(cables, entries, list(discovery.unknown_names), list(discovery.conflicts),
-                        list(discovery.sources), fixes, racks)
+                        list(discovery.sources), fixes, list(checked), racks)
 
 
 def _world(doc: Document, end: End) -> tuple[str, str]:

@@ -4,8 +4,10 @@ Without ``--json`` it also reports reachability, the most switch hops between tw
 and the bisection bandwidth (minimum cut between the two halves of the nodes).
 
 Counts follow DESIGN §7 (nodes, gpus, tiers, switches.{leaf,spine,core},
-links.{node-leaf,leaf-spine,spine-core}, oversubscription). ``-o`` writes a copy of the plan
-with a freshly generated, cabled and routed fabric (``--switch``, ``--oversubscription``,
+links.{node-leaf,leaf-spine,spine-core}, oversubscription), and ``networks`` gives every
+network's switches by role and cables by tier (compute, storage, inband, oob, power, coolant).
+``-o`` writes a copy of the plan with a freshly generated, cabled and routed fabric and every
+other network (storage fabric, in-band and out-of-band management, coolant hoses, power cords) (``--switch``, ``--oversubscription``,
 ``--placement``), the same step as Plan ▸ Generate fabric… in the GUI: the chosen
 oversubscription becomes the plan's design-basis value. Cables keep their identity: it first
 prints what happens to the plan's cables ("cables: kept 24,560, rewired 0, removed 16 (3
@@ -25,13 +27,16 @@ import sys
 from planner.cli.common import load_or_exit
 from planner.commands.base import History
 from planner.commands.edits import Refusal
-from planner.fabric import FabricError, fabric_counts, generate_fabric
+from planner.fabric import FabricError, fabric_counts
 from planner.fabric.graph import all_nodes_reachable, bisection_gbps, fabric_graph, max_switch_hops
+from planner.fabric.hall import cable_hall, refusal, summary
 from planner.fabric.placement import PLACEMENTS
 from planner.fabric.sizing import default_switch, node_devices
 from planner.io import save
 from planner.jobs.gate import would_have_errors
 from planner.model.document import Document
+from planner.model.networks import NETWORK_WORDS, ROLE_WORDS
+from planner.model.ports import COMPUTE
 from planner.text import count, plural
 
 
@@ -57,19 +62,20 @@ def run(args: argparse.Namespace) -> int:
         switch = args.switch or default_switch(doc)
         ratio = args.oversubscription if args.oversubscription is not None else doc.basis.oversubscription
         try:
-            command = generate_fabric(doc, switch, ratio, args.placement)
+            command = cable_hall(doc, switch, ratio, args.placement)
+            History(doc).push(command)
         except (FabricError, Refusal, KeyError) as exc:
             print(f"planner: fabric: {exc}", file=sys.stderr)
             return 1
-        print(f"cables: {command.cables.summary()}", file=sys.stderr if args.json else sys.stdout)
-        risky = command.cables.refusal()
+        for line in summary(command):
+            print(line, file=sys.stderr if args.json else sys.stdout)
+        risky = refusal(command)
         if risky and not args.force:
             print(f"planner: fabric: {risky}; nothing written (--force applies it)", file=sys.stderr)
             return 1
-        History(doc).push(command)
-        refusal = would_have_errors(doc)
-        if refusal:
-            print(f"planner: fabric: {refusal}", file=sys.stderr)
+        refusal_text = would_have_errors(doc)
+        if refusal_text:
+            print(f"planner: fabric: {refusal_text}", file=sys.stderr)
             return 1
         replaced = os.path.lexists(args.output)
         save(doc, args.output)
@@ -90,6 +96,11 @@ def run(args: argparse.Namespace) -> int:
           f"{count(switches['core'])} core")
     print(f"links: {count(links['node-leaf'])} node-leaf, {count(links['leaf-spine'])} leaf-spine, "
           f"{count(links['spine-core'])} spine-core")
+    for network, held in counts["networks"].items():
+        if network != COMPUTE and any(held["links"].values()):
+            roles = ", ".join(f"{count(n)} {ROLE_WORDS[role]}" for role, n in held["switches"].items() if n)
+            tiers = ", ".join(f"{count(n)} {tier}" for tier, n in held["links"].items() if n)
+            print(f"{NETWORK_WORDS[network]}: {roles + '; ' if roles else ''}links: {tiers}")
     if doc.links:
         graph = fabric_graph(doc)
         nodes = [d.id for d in node_devices(doc)]

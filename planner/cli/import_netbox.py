@@ -1,6 +1,7 @@
 """`planner import --from netbox DIR -o FILE`: a new plan from a NetBox import set (the folder
-`planner export --to netbox` writes: racks.csv, devices.csv, cables.csv, power panels and feeds,
-device-types/*.yaml), so a hall recorded in NetBox can be checked with `planner validate`.
+`planner export --to netbox` writes: racks.csv, devices.csv, cables.csv with the cables of every
+network and the power cords, power panels and feeds, device-types/*.yaml), so a hall recorded in
+NetBox can be checked with `planner validate`.
 
 NetBox holds no floor positions, floor ratings or coolant loops: the reader lays the racks out
 in rows by name and prints what it assumed or left out (``planner.io.netbox``). Cables are then
@@ -12,11 +13,14 @@ cannot be read is one line naming the file and row, and exit 2, with FILE left a
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 
 from planner.cli.common import EXIT_OK, EXIT_UNREADABLE, say
 from planner.io import save
 from planner.io.netbox import NetBoxReadError
 from planner.jobs.netbox import import_netbox
+from planner.model.networks import NETWORK_WORDS, network_of
+from planner.model.ports import NETWORKS
 
 #: What ``--from`` reads; one reader each.
 SOURCES = ("netbox",)
@@ -42,6 +46,9 @@ def run(args: argparse.Namespace) -> int:
     save(doc, args.output)
     print(f"{args.output}: {len(doc.racks)} racks, {len(doc.devices)} devices, {len(doc.links)} cables, "
           f"{len(doc.busbars)} busbar runs from the NetBox set {args.folder}")
+    counts = Counter(network_of(link) for link in doc.links.values())
+    print("  cables by network: " + (", ".join(f"{counts[n]} {NETWORK_WORDS[n]}" for n in NETWORKS if counts[n])
+                                     or "none"))
     for note in result.notes:
         print(f"  - {note}")
     print(f"Check it with: planner validate {args.output}")

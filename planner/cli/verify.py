@@ -1,10 +1,14 @@
-"""`planner verify FILE (--links CSV | --ibnetdiscover F | --lldp F|DIR)... [--json] [--update] [-o REPORT]`.
+"""`planner verify FILE (--links CSV | --ibnetdiscover F | --lldp F|DIR)... [--network N]... [--json] [--update]
+[-o REPORT]`.
 
 Checks the cabled hall against the plan (DESIGN §7): exit 0 when every planned cable is found
 as planned (at its speed), nothing unexpected is found and every name in the inputs is known;
 1 when anything differs; 2 when an input, the plan or the report cannot be read or written.
 ``--update`` writes the result into the plan's cable states (atomic save, the old file kept as
-``.bak``); ``-o`` writes the fixes in rack walk order as a PDF or CSV for the installer.
+``.bak``); ``-o`` writes the fixes in rack walk order as a PDF or CSV for the installer. The
+cables checked are those of the networks the inputs reach (an ibnetdiscover file the compute
+fabric, the management switches' LLDP files the in-band or out-of-band network), or of each
+``--network`` named.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from planner.export.verify_report import ORDER, summary_lines, write_verify_csv,
 from planner.io import save
 from planner.io.atomic import write_atomic
 from planner.io.discovery import DiscoveryError
+from planner.model.networks import DATA_NETWORKS
 from planner.text import plural
 
 REPORT_SUFFIXES = (".pdf", ".csv")
@@ -49,6 +54,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--lldp", action="append", default=[], metavar="FILE|DIR",
                         help="lldpcli -f json show neighbors output, one <hostname>.json per host or switch "
                         "(a folder: every .json in it)")
+    parser.add_argument("--network", action="append", choices=DATA_NETWORKS, metavar="NETWORK",
+                        help="check this network's cables (compute, storage, inband, oob; repeatable); default: "
+                        "the networks the inputs reach")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--update", action="store_true",
                         help="write the result into the plan: found cables verified, wrong ones faulty")
@@ -69,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     except DiscoveryError as exc:
         say(terminal_text(str(exc)))
         return EXIT_UNREADABLE
-    result = verify(doc, discovery)
+    result = verify(doc, discovery, args.network)
     if args.output:
         options = ExportOptions(file_name=os.path.basename(args.file))
         pdf = args.output.lower().endswith(".pdf")

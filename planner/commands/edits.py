@@ -27,6 +27,7 @@ from planner.model.catalog import (
     NODE,
     RACK,
     RACK_CDU,
+    RACK_MANIFOLD,
     RACK_PDU,
     ROW_CDU,
     STORAGE,
@@ -39,7 +40,7 @@ from planner.model.objects import ASSIGNED, BusbarRun, Device, FloorUnit, Link, 
 from planner.model.references import reference_of, why_not_target
 from planner.text import plural
 
-_DEVICE_STEMS = {NODE: "N", SWITCH: "SW", STORAGE: "ST", RACK_PDU: "PDU", RACK_CDU: "CDU"}
+_DEVICE_STEMS = {NODE: "N", SWITCH: "SW", STORAGE: "ST", RACK_PDU: "PDU", RACK_CDU: "CDU", RACK_MANIFOLD: "MAN"}
 
 #: A rack placed on its own joins the row of a rack it stands beside end-on, in line: the same
 #: rotation, fronts on one line within ``ROW_LINE_TOLERANCE_M`` and a gap between their sides

@@ -1,8 +1,11 @@
 """The bill of materials: what to order, counted from the plan and never typed in.
 
 Equipment by catalogue item (racks, nodes, switches, storage, CDUs, PDUs, cabinets, busbar
-runs), busbar tap-offs (one per rack feed), cables by media and stock length, and transceivers
-by media (the catalogue says how many each link needs: two per optical link).
+runs), busbar tap-offs (one per rack feed), data cables by network, media and stock length
+(compute, storage, in-band, out-of-band: ``network_of``), power cords by type (the outlet and
+the inlet it mates, "C19–C20") and stock length, coolant hoses by QD size and length, and
+transceivers by media for the data networks only (the catalogue says how many each link needs:
+two per optical link).
 """
 
 from __future__ import annotations
@@ -11,9 +14,13 @@ import csv
 from collections import Counter
 from typing import TextIO
 
+from planner.export.connections import Fittings, cord_type, network_rank, network_words
 from planner.export.sheet_text import sheet_text
 from planner.model.catalog import ALL_KINDS
+from planner.model.cords import cord_types
 from planner.model.document import Document
+from planner.model.networks import DATA_NETWORKS, network_of
+from planner.model.ports import COOLANT, POWER
 
 CSV_COLUMNS = ("section", "key", "description", "length_m", "quantity")
 
@@ -22,7 +29,8 @@ def build_bom(doc: Document) -> dict:
     """The BOM as plain data (the `planner bom --json` object).
 
     ``{"equipment": [{key, name, kind, quantity}], "tap_offs": [{busbar_type, rating_a, quantity}],
-    "cables": [{media, name, stock_length_m, quantity}], "transceivers": [{media, name, quantity}]}``
+    "cables": [{network, media, name, stock_length_m, quantity}], "cords": [{type, key, name, stock_length_m,
+    quantity}], "hoses": [{size, name, length_m, quantity}], "transceivers": [{media, name, quantity}]}``
     """
     catalog = doc.catalog
     counts: Counter[str] = Counter()
@@ -49,25 +57,49 @@ def build_bom(doc: Document) -> dict:
          "quantity": n}
         for key, n in sorted(taps.items())
     ]
-    cable_counts: Counter[tuple[str, float]] = Counter((link.media, link.stock_m) for link in doc.links.values())
     media_order = {key: i for i, key in enumerate(catalog.media)}
 
     def media_name(key: str) -> str:
         media = catalog.media.get(key)
         return media.name if media else (key or "unassigned")
 
+    fittings = Fittings(doc)
+    data: Counter[tuple[str, str, float]] = Counter()
+    cords: Counter[tuple[str, float]] = Counter()
+    hoses: Counter[tuple[str, float]] = Counter()
+    for link in doc.links.values():
+        network = network_of(link)
+        if network == POWER:
+            outlet = fittings.fitting(POWER, link.a_device, link.a_port, link.b_device, link.b_port)
+            cords[(outlet, link.stock_m)] += 1
+        elif network == COOLANT:
+            size = fittings.fitting(COOLANT, link.a_device, link.a_port, link.b_device, link.b_port)
+            hoses[(size, link.stock_m or link.length_m)] += 1
+        else:
+            data[(network, link.media, link.stock_m)] += 1
     cables = [
-        {"media": media, "name": media_name(media), "stock_length_m": stock, "quantity": n}
-        for (media, stock), n in sorted(cable_counts.items(), key=lambda kv: (media_order.get(kv[0][0], 99), kv[0]))
+        {"network": network, "media": media, "name": media_name(media), "stock_length_m": stock, "quantity": n}
+        for (network, media, stock), n in sorted(
+            data.items(), key=lambda kv: (network_rank(kv[0][0]), media_order.get(kv[0][1], 99), kv[0]))
     ]
-    per_media: Counter[str] = Counter(link.media for link in doc.links.values())
+    types = cord_types()
+    cord_list = [
+        {"type": cord_type(outlet) or "unknown", "key": types[outlet].key if outlet in types else "",
+         "name": types[outlet].name if outlet in types else "Power cord, outlet type not given",
+         "stock_length_m": stock, "quantity": n}
+        for (outlet, stock), n in sorted(cords.items())
+    ]
+    hose_list = [{"size": size, "name": f"Coolant hose {size}".strip(), "length_m": length, "quantity": n}
+                 for (size, length), n in sorted(hoses.items())]
+    per_media: Counter[str] = Counter(link.media for link in doc.links.values() if network_of(link) in DATA_NETWORKS)
     transceivers = []
     for key in sorted(per_media, key=lambda k: (media_order.get(k, 99), k)):
         media = catalog.media.get(key)
         if media and media.transceivers_per_link:
             transceivers.append({"media": key, "name": f"{key.upper()} transceiver",
                                  "quantity": per_media[key] * media.transceivers_per_link})
-    return {"equipment": equipment, "tap_offs": tap_offs, "cables": cables, "transceivers": transceivers}
+    return {"equipment": equipment, "tap_offs": tap_offs, "cables": cables, "cords": cord_list, "hoses": hose_list,
+            "transceivers": transceivers}
 
 
 def _tapoff_name(rating_a: float | None) -> str:
@@ -79,7 +111,11 @@ def bom_rows(bom: dict) -> list[tuple]:
     rows: list[tuple] = []
     rows += [("equipment", e["key"], e["name"], "", e["quantity"]) for e in bom["equipment"]]
     rows += [("tap-off", t["busbar_type"], _tapoff_name(t["rating_a"]), "", t["quantity"]) for t in bom["tap_offs"]]
-    rows += [("cable", c["media"], c["name"], f"{c['stock_length_m']:g}", c["quantity"]) for c in bom["cables"]]
+    rows += [("cable", c["media"], f"{c['name']} ({network_words(c['network'])})", f"{c['stock_length_m']:g}",
+              c["quantity"]) for c in bom["cables"]]
+    rows += [("cord", c["key"] or c["type"], f"{c['name']} ({c['type']})", f"{c['stock_length_m']:g}", c["quantity"])
+             for c in bom["cords"]]
+    rows += [("hose", h["size"], h["name"], f"{h['length_m']:g}", h["quantity"]) for h in bom["hoses"]]
     rows += [("transceiver", t["media"], t["name"], "", t["quantity"]) for t in bom["transceivers"]]
     return rows
 

@@ -1,11 +1,15 @@
 """The cabling plan PDF installers work from: cover, index of racks, floor plan (a key plan
-and sheets where the hall is too big to name every rack on one page), then one section per rack. The index (``rack_index``) prints each rack's pages and the PDF's bookmarks
+and sheets where the hall is too big to name every rack on one page), a section per network
+(``network_pages``: compute, storage, in-band, out-of-band, power cords, coolant hoses), then
+one section per rack. The index (``rack_index``) prints each rack's pages and the PDF's bookmarks
 (``pdf_outline``) list each row with its racks, so R117 of a 2,000-page plan is found both ways.
 
-Each rack section shows the rack's front elevation beside the table of every cable that
-leaves or enters it (by U, then port), with both ends and the rack face each port is on,
-label, media, stock length, rail (colour, line pattern and number, so it reads in grey) and
-tick boxes; a second line under each cable gives the tray route in words and the part to take
+Each rack section shows the rack's front elevation beside the table of every connection that
+leaves or enters it, network by network under a heading each (compute first), by U, then port:
+data cables with both ends, power cords and coolant hoses as one line from this end ("PSU1 →
+PDU-A1 O37 (C19)", "SUP1 → MAN1 SUP3"), their cord type or hose size in the media column; with both ends and the rack face each port is on,
+label, media, stock length, rail (colour, line pattern and number, so it reads in grey; the
+other networks' short name, "STOR", "PWR") and tick boxes; a second line under each cable gives the tray route in words and the part to take
 from the store (``install``). A cable with both ends in the rack is listed once, its far rack
 "this rack" and its second line starting "both ends in this rack".
 
@@ -33,28 +37,49 @@ from reportlab.pdfgen.canvas import Canvas
 
 from planner.asbuilt.ticksheet import ticks_of_state
 from planner.export.bidi import paragraph_level
+from planner.export.connections import (
+    FITTED,
+    SECTION_TITLES,
+    connection_line,
+    kind_text,
+    network_rank,
+)
 from planner.export.fonts import FONT, FONT_BOLD
+from planner.export.network_pages import (
+    Heading,
+    RackEntry,
+    RackLine,
+    network_figures,
+    rack_parts,
+    role_title,
+    section_page_count,
+    section_pages,
+)
 from planner.export.options import ExportOptions, page_size
 from planner.export.page_canvas import PageCanvas
-from planner.export.pages import Page, TitleBlock, chunks, content_box, render_pages
+from planner.export.pages import Page, TitleBlock, content_box, render_pages
 from planner.export.pdf_outline import Entry, outline_pages
 from planner.export.plan_drawing import draw_plan_pdf, plan_shapes
 from planner.export.plan_sheets import Sheet, draw_key_plan, draw_sheet, plan_sheets
 from planner.export.printed_text import MAX_LINE_CHARS, clip, draw_text, wrap_lines
 from planner.export.rack_index import TITLE as INDEX_TITLE
 from planner.export.rack_index import IndexLine, index_page_count, index_pages
-from planner.export.schedule import CableEnd, CableRow, cable_rows, rows_by_rack
+from planner.export.schedule import CableRow, cable_rows, rows_by_rack
 from planner.export.selection import selection_note
 from planner.model.catalog import NODE, SWITCH
 from planner.model.document import Document, natural_key
-from planner.model.objects import TIERS, Rack
+from planner.model.networks import NETWORK_SHORT, NETWORK_WORDS, ROLES_OF, TIERS_OF
+from planner.model.objects import Rack
+from planner.model.ports import COMPUTE, COOLANT
 from planner.text import count, plural
 
 TITLE = "Cabling plan"
+NETWORKS_TITLE = "Networks"
 ROW_HEIGHT = 19.0
 SECOND_LINE = 8.5
 HEADER_HEIGHT = 34.0
 ELEVATION_WIDTH = 130.0
+ZERO_U_LINE = 7.0
 NOTES_LINES = 4
 COVER_ITEMS = 12
 TICKS = ("run", "labelled", "tested")
@@ -66,7 +91,7 @@ COLUMNS = (
     ("face", 1.7, "left"),
     ("far rack", 2.8, "left"), ("U", 1.3, "right"), ("device", 3.0, "left"), ("port", 1.8, "left"),
     ("face", 1.7, "left"),
-    ("media", 1.6, "left"), ("stock", 1.8, "right"), ("rail", 2.6, "left"),
+    ("media", 1.6, "left"), ("stock", 1.8, "right"), ("rail/net", 2.6, "left"),
     ("run", 1.5, "centre"), ("labelled", 2.0, "centre"), ("tested", 1.6, "centre"),
 )
 LEGEND = (
@@ -75,10 +100,16 @@ LEGEND = (
      "(GPU node NICs are on the rear panel, switches are mounted with their ports to the rear)."),
     ("Under each cable: its route along the cable trays (\"in rack\" inside one rack) and the part to "
      f"take from the store. A cable with both ends in one rack is listed once, far rack \"{SAME_RACK}\"."),
+    ("Each rack lists its connections network by network: compute, storage, in-band, out-of-band, power cords "
+     "(PSU → PDU outlet, outlet type), coolant hoses (quick-disconnect → manifold). The rail/net column gives a "
+     "compute cable's rail, any other connection's network: " + ", ".join(
+         f"{short} {NETWORK_WORDS[network]}" for network, short in NETWORK_SHORT.items() if network != COMPUTE) + "."),
 )
 RAIL_COLUMN = 12
 ROUTE_COLUMNS = slice(0, 7)  # the second line: route under label … far U, part under the rest
 PART_COLUMNS = slice(7, 12)
+#: A cord's or hose's one line ("PSU1 → PDU-A1 O37 (C19)") spans this end's port to the far face.
+LINE_COLUMNS = slice(3, 10)
 
 #: Rail colours with line patterns and numbers, so a cable's rail reads in grey too.
 RAIL_STYLES: dict[int, tuple[str, tuple[float, ...]]] = {
@@ -103,22 +134,33 @@ def _rail_stroke(colour: str, dash: tuple[float, ...]) -> str:
 _RAIL_STROKES = {rail: _rail_stroke(colour, dash) for rail, (colour, dash) in RAIL_STYLES.items()}
 
 
-def summary_counts(doc: Document) -> dict[str, list[tuple[str, int]]]:
-    """Cover figures, counted from the plan: equipment, cables by tier, cables by media and stock."""
+def summary_counts(doc: Document, rows: list[CableRow] | None = None) -> dict[str, list[tuple[str, int]]]:
+    """Cover figures, counted from the plan: equipment, connections by network and tier, by media
+    (cord type, hose size) and stock; ``rows`` are the plan's cable rows when already made."""
     catalog = doc.catalog
     nodes = [d for d in doc.devices.values() if d.type in catalog and catalog[d.type].kind == NODE]
     switches = Counter(d.role or "unassigned" for d in doc.devices.values()
                        if d.type in catalog and catalog[d.type].kind == SWITCH)
     equipment = [("Racks", len(doc.racks)), ("GPU nodes", len(nodes)),
                  ("GPUs", sum(catalog[d.type].gpus for d in nodes))]
-    equipment += [(f"{role.capitalize()} switches", switches[role])
-                  for role in ("leaf", "spine", "core", "unassigned") if switches[role]]
-    tiers = Counter(link.tier or "unassigned" for link in doc.links.values())
-    by_tier = [(tier, tiers[tier]) for tier in (*TIERS, "unassigned") if tiers[tier]]
+    roles = [role for network_roles in ROLES_OF.values() for role in network_roles]
+    equipment += [(role_title(role), switches[role]) for role in roles if switches[role]]
+    if switches["unassigned"]:
+        equipment.append(("Unassigned switches", switches["unassigned"]))
+    rows = cable_rows(doc) if rows is None else rows
+    by_tier = []
+    for figures in network_figures(doc, rows):
+        if len(TIERS_OF[figures.network]) > 1 or figures.network == COMPUTE:
+            by_tier += [(f"{NETWORK_SHORT[figures.network]} {tier}", n) for tier, n in figures.by_tier]
+        else:
+            by_tier.append((SECTION_TITLES[figures.network], figures.connections))
     by_tier.append(("All cables", len(doc.links)))
-    media = Counter((link.media or "unassigned", link.stock_m) for link in doc.links.values())
-    by_media = [(f"{key} {stock:g} m", n) for (key, stock), n in sorted(media.items())]
-    return {"Equipment": equipment, "Cables by tier": by_tier, "Cables by media and stock length": by_media}
+    media = Counter((network_rank(row.network), row.network,
+                     kind_text(row.network, row.media, row.fitting) or "unassigned", row.stock_m) for row in rows)
+    by_media = [(f"{NETWORK_SHORT.get(network, network)} {key} {stock:g} m", n)
+                for (_rank, network, key, stock), n in sorted(media.items())]
+    return {"Equipment": equipment, "Connections by network and tier": by_tier,
+            "Cables, cords, hoses by kind and stock length": by_media}
 
 
 def draw_rail(canvas: Canvas, x: float, y: float, rail: int, length: float = 16.0) -> float:
@@ -131,8 +173,9 @@ def draw_rail(canvas: Canvas, x: float, y: float, rail: int, length: float = 16.
     return x + length + 10
 
 
-def _cover(doc: Document, rows: int, remaining: bool, racks: frozenset[str] | None) -> Callable[[Canvas], None]:
-    counts = summary_counts(doc)
+def _cover(doc: Document, rows: int, remaining: bool, racks: frozenset[str] | None,
+           every: list[CableRow]) -> Callable[[Canvas], None]:
+    counts = summary_counts(doc, every)
     title = f"{TITLE}, left to do" if remaining else TITLE
     cables = (f"{count(rows)} of {plural(len(doc.links), 'cable')} not yet verified (verified cables and racks "
               "with nothing left are not printed)") if remaining else plural(rows, "cable")
@@ -171,7 +214,7 @@ def _cover(doc: Document, rows: int, remaining: bool, racks: frozenset[str] | No
             draw_rail(canvas, x0, y, rail, 40)
             draw_text(canvas, x0 + 60, y, f"Rail {rail}: GPU {rail} of every node, to the rail-{rail} leaf", 8)
         y -= 24
-        for line in LEGEND:
+        for line in (wrapped for text in LEGEND for wrapped in wrap_lines(text, 8, x1 - x0, 3)):
             draw_text(canvas, x0, y, line, 8, max_width=x1 - x0)
             y -= 11
 
@@ -215,7 +258,7 @@ def _elevation(canvas: Canvas, doc: Document, rack: Rack, box: tuple[float, floa
     x0, y0, x1, y1 = box
     item = doc.catalog.items.get(rack.type)
     units = item.rack_units if item and item.rack_units else 48
-    unit_h = min(10.0, (y1 - y0 - 14) / units)
+    unit_h = min(10.0, (y1 - y0 - 14 - 2 * ZERO_U_LINE) / units)  # room for three lines of 0U devices
     width = x1 - x0 - 22
     left, bottom = x0 + 14, y1 - 12 - units * unit_h
     canvas.saveState()
@@ -240,12 +283,12 @@ def _elevation(canvas: Canvas, doc: Document, rack: Rack, box: tuple[float, floa
         size = min(6.0, height * unit_h - 1.5)
         draw_text(canvas, left + 2, y + (height * unit_h - size) / 2 + 0.8, f"U{device.u} {device.name}", size,
                   max_width=width - 4)
-    if side:
-        draw_text(canvas, left, bottom - 9, "0U: " + ", ".join(side), 5.5, max_width=width)
+    for index, line in enumerate(wrap_lines("0U: " + ", ".join(side), 5.5, width, 3) if side else []):
+        draw_text(canvas, left, bottom - 9 - index * ZERO_U_LINE, line, 5.5, max_width=width)
     canvas.restoreState()
 
 
-def _rack_page(doc: Document, rack: Rack, entries: list[tuple[CableEnd, CableEnd, CableRow]], part: int,
+def _rack_page(doc: Document, rack: Rack, lines: list[RackLine], part: int,
                parts: int, total: int, remaining: bool) -> Callable[[Canvas], None]:
     def draw(canvas: PageCanvas) -> None:
         x0, y0, x1, y1 = content_box(canvas.page_size)
@@ -259,48 +302,78 @@ def _rack_page(doc: Document, rack: Rack, entries: list[tuple[CableEnd, CableEnd
         scale = (x1 - tx0) / sum(c[1] for c in COLUMNS)
         widths = [c[1] * scale for c in COLUMNS]
         y = y1 - HEADER_HEIGHT
-        grid = f"cabling-grid-{len(entries)}"
+        grid = f"cabling-grid-{len(lines)}"
         if not canvas.hasForm(grid):
             canvas.beginForm(grid)
-            _grid(canvas, tx0, x1, y, widths, len(entries))
+            _grid(canvas, tx0, x1, y, widths, len(lines))
             canvas.endForm()
         canvas.doForm(grid)
-        route_width = sum(widths[ROUTE_COLUMNS]) - 4
-        part_x, part_width = tx0 + sum(widths[:PART_COLUMNS.start]) + 2, sum(widths[PART_COLUMNS]) - 4
-        ticks_x = tx0 + sum(widths[:RAIL_COLUMN + 1])
-        for this, far, row in entries:
+        for line in lines:
             y -= ROW_HEIGHT
-            same = row.same_rack
-            this_face, far_face = (row.a_face, row.b_face) if this is row.a else (row.b_face, row.a_face)
-            values = (row.label, str(this.u), this.device, this.port, this_face, SAME_RACK if same else far.rack,
-                      str(far.u), far.device, far.port, far_face, row.media, f"{row.stock_m:g} m")
-            x = tx0
-            for (_name, _w, align), width, value in zip(COLUMNS, widths, values):
-                _cell(canvas, x, y, width, value, align, FONT)
-                x += width
-            draw_rail(canvas, x + 2, y, row.rail)
-            link = doc.links.get(row.link_id)
-            done = ticks_of_state(link.state) if link is not None else (False,) * len(TICKS)
-            x = ticks_x
-            for width, ticked in zip(widths[RAIL_COLUMN + 1:], done):
-                if ticked:
-                    _tick(canvas, x + width / 2 - 3.5, y - 1)
-                x += width
-            second = y - SECOND_LINE
-            route = ("both ends in this rack · " if same else "") + f"route: {row.route or '—'}"
-            if link is not None and link.state == FAULTY:
-                route = f"FAULTY: {link.state_note or 'no note'} · {route}"
-            draw_text(canvas, tx0 + 2, second, route, 6, max_width=route_width)
-            draw_text(canvas, part_x, second, f"part: {row.part or '—'}", 6, max_width=part_width)
+            if isinstance(line, Heading):  # over the shared grid's row: no tick boxes, a heavier rule
+                canvas.setFillGray(1.0)
+                canvas.rect(tx0, y - SECOND_LINE - 2.6, x1 - tx0, ROW_HEIGHT - 0.8, stroke=0, fill=1)
+                canvas.setFillGray(0.0)
+                canvas.setLineWidth(0.8)
+                canvas.line(tx0, y - SECOND_LINE - 3, x1, y - SECOND_LINE - 3)
+                draw_text(canvas, tx0 + 2, y - 3, line.text(), 8, FONT_BOLD, max_width=x1 - tx0 - 4)
+            else:
+                _cable_line(canvas, doc, line, tx0, y, widths)
 
     return draw
 
 
-def _grid(canvas: Canvas, tx0: float, x1: float, y: float, widths: list[float], rows: int) -> None:
-    """The table's headings and, for ``rows`` cables, their shading, tick boxes and rules.
+def _cable_line(canvas: Canvas, doc: Document, entry: RackEntry, tx0: float, y: float, widths: list[float]) -> None:
+    """One connection's two lines: its cells (a cord or hose as one "port → far end" line), rail
+    or network, ticks; then route and part."""
+    this, far, row = entry
+    same = row.same_rack
+    this_face, far_face = (row.a_face, row.b_face) if this is row.a else (row.b_face, row.a_face)
+    kind = row.fitting if row.network == COOLANT and row.fitting else kind_text(row.network, row.media, row.fitting)
+    if row.network in FITTED:
+        far_device = far.device if same else f"{far.rack} U{far.u} {far.device}"
+        values = [row.label, str(this.u), this.device,
+                  connection_line(this.port, far_device, far.port, row.network, row.fitting)]
+        spans = [1, 1, 1, LINE_COLUMNS.stop - LINE_COLUMNS.start]
+        values += [kind, f"{row.stock_m:g} m"]
+        spans += [1, 1]
+    else:
+        values = [row.label, str(this.u), this.device, this.port, this_face, SAME_RACK if same else far.rack,
+                  str(far.u), far.device, far.port, far_face, kind, f"{row.stock_m:g} m"]
+        spans = [1] * len(values)
+    x, column = tx0, 0
+    for value, span in zip(values, spans, strict=True):
+        width = sum(widths[column:column + span])
+        _cell(canvas, x, y, width, value, COLUMNS[column][2], FONT)
+        x += width
+        column += span
+    if row.network == COMPUTE:
+        draw_rail(canvas, x + 2, y, row.rail)
+    else:
+        draw_text(canvas, x + 2, y, NETWORK_SHORT.get(row.network, row.network), 6.5, FONT_BOLD,
+                  max_width=widths[RAIL_COLUMN] - 4)
+    link = doc.links.get(row.link_id)
+    done = ticks_of_state(link.state) if link is not None else (False,) * len(TICKS)
+    x = tx0 + sum(widths[:RAIL_COLUMN + 1])
+    for width, ticked in zip(widths[RAIL_COLUMN + 1:], done):
+        if ticked:
+            _tick(canvas, x + width / 2 - 3.5, y - 1)
+        x += width
+    second = y - SECOND_LINE
+    route = ("both ends in this rack · " if same else "") + f"route: {row.route or '—'}"
+    if link is not None and link.state == FAULTY:
+        route = f"FAULTY: {link.state_note or 'no note'} · {route}"
+    draw_text(canvas, tx0 + 2, second, route, 6, max_width=sum(widths[ROUTE_COLUMNS]) - 4)
+    draw_text(canvas, tx0 + sum(widths[:PART_COLUMNS.start]) + 2, second, f"part: {row.part or '—'}", 6,
+              max_width=sum(widths[PART_COLUMNS]) - 4)
 
-    The same on every rack page with that many cables, so it is drawn once into a form that
+
+def _grid(canvas: Canvas, tx0: float, x1: float, y: float, widths: list[float], rows: int) -> None:
+    """The table's headings and, for ``rows`` lines, their shading, tick boxes and rules.
+
+    The same on every rack page with that many lines, so it is drawn once into a form that
     those pages share (most pages of a hall are full): a third of the plan's drawing and size.
+    A network's heading is drawn over its line (``_rack_page``), so headings add no form.
     """
     draw_text(canvas, tx0 + widths[0] + 2, y + 10, "this end", 6.5, FONT_BOLD)
     draw_text(canvas, tx0 + sum(widths[:5]) + 2, y + 10, "far end", 6.5, FONT_BOLD)
@@ -347,11 +420,12 @@ def _cell(canvas: Canvas, x: float, y: float, width: float, text: str, align: st
 
 
 def build_pages(doc: Document, options: ExportOptions) -> list[Page]:
-    """Every page of the plan, in order (cover, index of racks, floor plan, racks by name), with
-    bookmarks: cover, index, floor plan, then each row and the racks in it."""
+    """Every page of the plan, in order (cover, index of racks, floor plan, networks, racks by
+    name), with bookmarks: cover, index, floor plan, networks with a section each, then each row
+    and the racks in it."""
     size = page_size(doc, options, wide=True)
     remaining = options.remaining_only
-    rows = cable_rows(doc, install=True)
+    rows = every = cable_rows(doc, install=True)
     if remaining:
         rows = [row for row in rows if doc.links[row.link_id].state != VERIFIED]
     if options.racks is not None:
@@ -365,23 +439,32 @@ def build_pages(doc: Document, options: ExportOptions) -> list[Page]:
         entries = by_rack.get(rack.id, [])
         if options.racks is not None and rack.id not in options.racks or remaining and not entries:
             continue
-        parts = list(chunks(entries, per_page)) or [[]]
+        parts = rack_parts(entries, per_page)
         sections.append((rack, [Page(size, _rack_page(doc, rack, part, number, len(parts), len(entries), remaining))
                                 for number, part in enumerate(parts, start=1)]))
     index_count = index_page_count(len(sections), size)
-    first = 1 + index_count + len(floor)  # the first rack page's index
+    figures = network_figures(doc, rows)
+    network_count = sum(section_page_count(f, size) for f in figures)
+    first = 1 + index_count + len(floor) + network_count  # the first rack page's index
     starts = []
     for _rack, section in sections:
         starts.append(first)
         first += len(section)
     index = index_pages(size, [IndexLine(rack.name, rack.row, start + 1, start + len(section))
                                for (rack, section), start in zip(sections, starts)])
-    pages = [Page(size, _cover(doc, len(rows), remaining, options.racks)), *index, *floor]
-    pages += [page for _rack, section in sections for page in section]
+    places = {rack.id: (rack.name, rack.row, IndexLine(rack.name, rack.row, start + 1, start + len(section)).pages())
+              for (rack, section), start in zip(sections, starts)}
+    pages = [Page(size, _cover(doc, len(rows), remaining, options.racks, every)), *index, *floor]
     outline = [Entry("Cover", 0, 0)] + ([Entry(INDEX_TITLE, 0, 1)] if index else [])
     outline.append(Entry("Floor plan", 0, 1 + index_count))
     if len(floor) > 1:
         outline += [Entry(title, 1, 1 + index_count + number) for number, title in enumerate(floor_titles)]
+    if figures:
+        outline.append(Entry(NETWORKS_TITLE, 0, len(pages)))
+    for network in figures:
+        outline.append(Entry(SECTION_TITLES[network.network], 1, len(pages)))
+        pages += section_pages(doc, size, network, places)
+    pages += [page for _rack, section in sections for page in section]
     return outline_pages(pages, outline + _row_entries([(rack, start) for (rack, _s), start in zip(sections, starts)]))
 
 

@@ -38,6 +38,7 @@ from reportlab.platypus import (
 from planner.asbuilt.verify import progress_text
 from planner.export.facility_tables import ppue_table, rack_groups_table
 from planner.export.fonts import FONT, FONT_BOLD, register_fonts
+from planner.export.leak_test import leak_test_steps
 from planner.export.nccl import ExpectedBusBw, allreduce_rows
 from planner.export.options import ExportOptions
 from planner.export.page_canvas import PageCanvas
@@ -274,7 +275,7 @@ def install_steps(doc: Document, figures: dict, cable_ends: int) -> list[list[st
         items.append([f"{device.name} ({item.name if item else device.type}) seated at {where}", BOX])
     if liquid_cooled(doc, rack_id):
         items.append(["Cold plates and manifold plumbed" + (f" to {figures['cdu']}" if figures["cdu"] else ""), BOX])
-        items.append(["Leak test: pressure ______ kPa, duration ______ min, result pass ☐ fail ☐", BOX])
+        items += [[step, BOX] for step in leak_test_steps(doc, rack_id, figures["cdu"])]
     items.append([f"Busbar tap-off A: {figures['feed_a'] or 'none assigned'}", BOX])
     items.append([f"Busbar tap-off B: {figures['feed_b'] or 'none assigned'}", BOX])
     items.append([f"Cables run per the cabling plan: {plural(cable_ends, 'cable end')}", BOX])

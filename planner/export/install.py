@@ -12,7 +12,9 @@ the rack each port is on, and the part to take from the store.
   cross the rack; storage nodes and rack PDUs likewise cable at the rear. A rack's front is the
   devices' front, so the device face is the rack face.
 - **Part**: the catalogue media entry's ``part`` (order code) where it gives one, else its name,
-  with the stock length: "Multimode SR4 fibre + 2 transceivers, 10 m".
+  with the stock length: "Multimode SR4 fibre + 2 transceivers, 10 m". A power cord is the
+  bundled cord of its outlet type (``resources/catalog/cords.json``: "Power cord C19 to C20,
+  1.8 m"), a coolant hose its QD size ("Coolant hose 1/2 in, 1.2 m"; no stock list: the length).
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from dataclasses import dataclass
 
 from planner.fabric.routing import Router
 from planner.fabric.trays import CROSS, Tray, tray_legs
+from planner.model.cords import cord_types
 from planner.model.document import Document
+from planner.model.ports import COOLANT, POWER
 
 DEFAULT_PORT_FACE = "rear"
 IN_RACK = "in rack"
@@ -97,8 +101,13 @@ class InstallInfo:
         face = item.port_face if item else ""
         return face if face in ("front", "rear") else DEFAULT_PORT_FACE
 
-    def part(self, media_key: str, stock_m: float) -> str:
-        """The cable or optic to take from the store; "" for a cable with no media chosen."""
+    def part(self, media_key: str, stock_m: float, network: str = "", fitting: str = "") -> str:
+        """The cable, optic, cord or hose to take from the store; "" for a cable with no media chosen."""
+        if network == POWER:
+            cord = cord_types().get(fitting)
+            return f"{cord.name if cord else 'Power cord'}, {stock_m:g} m" if stock_m else (cord.name if cord else "")
+        if network == COOLANT:
+            return f"Coolant hose {fitting}".strip() + (f", {stock_m:g} m" if stock_m else "")
         media = self.doc.catalog.media.get(media_key)
         if media is None:
             return media_key

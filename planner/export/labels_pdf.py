@@ -1,16 +1,22 @@
-"""Cable labels on adhesive sheets: two per cable (one for each end), sorted by rack.
+"""Cable labels on adhesive sheets: two per cable, cord or hose (one for each end), by network,
+then by rack.
 
-Each label carries the cable label, this end and the far end in short form, and a QR code
-of the label and both ends. Sheets come in rack order (then U, then port), the order an
-installer walks the racks, so the labels peel off in the order they are stuck on. The two
+Each label carries the cable label, this end and the far end in short form, its network's short
+name (``NETWORK_SHORT``: "COMP", "STOR", "INB", "OOB", "PWR", "H2O", white on black so it reads
+in grey too) before its media, cord type or hose size, and a QR code of the label and both ends. Sheets come network by network
+(``NETWORK_ORDER``: the compute fabric's first; cords and hoses are often fitted by other trades),
+within a network in rack order (then U, then port), the order an installer walks the racks, so
+the labels peel off in the order they are stuck on. The two
 labels of a cable are mostly racks apart, so a label whose twin is on another sheet says which
-("twin: sheet 7", the sheet's page number), and the PDF has a bookmark per rack.
+("twin: sheet 7", the sheet's page number), and the PDF has a bookmark per rack (under one per
+network when the print holds more than one).
 
 The QR code holds what fits a symbol whose modules stay readable on the label
 (``qr.max_version``: at least 0.33 mm a module): the label and both ends; if that is too long,
 the label alone; if even that is too long, the label cut with "…". A shortened code says so
-on the label ("QR: label only" / "QR: label cut"); the printed lines are cut to the label's
-width (common: shrink, then "…"). The schedule keeps the full text.
+on the label ("QR: label only" / "QR: label cut"); a label too long for one line (a cord's)
+takes two, and the other printed lines are cut to the label's width (common: shrink, then "…").
+The schedule keeps the full text.
 
 With ``ExportOptions.racks`` only the labels of the cable ends in those racks are printed (a
 cable between a selected and another rack gets its one label here). At hall scale (196,608
@@ -24,18 +30,22 @@ import io
 from collections.abc import Callable
 
 import numpy as np
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from planner.export.connections import SECTION_TITLES, kind_text, network_rank
 from planner.export.fonts import FONT, FONT_BOLD
 from planner.export.options import ExportOptions, LabelSheet, page_size
 from planner.export.page_canvas import PageCanvas
 from planner.export.pages import MM, Page, TitleBlock, chunks, render_pages
 from planner.export.pdf_outline import Entry, outline_pages
-from planner.export.printed_text import ELLIPSIS, draw_text
+from planner.export.printed_text import ELLIPSIS, draw_text, wrap_lines
 from planner.export.qr import fits, max_version, qr_matrices
 from planner.export.schedule import CableEnd, CableRow, cable_rows, rows_by_rack
 from planner.export.sheet_text import clean_text
 from planner.model.document import Document, natural_key
+from planner.model.networks import NETWORK_SHORT
+from planner.model.ports import COMPUTE
 
 TITLE = "Cable labels"
 #: The form XObject of a full sheet's label outlines.
@@ -68,13 +78,15 @@ def qr_payload(row: CableRow, version: int = 40) -> tuple[str, str]:
 
 def label_entries(doc: Document, rows: list[CableRow] | None = None,
                   racks: frozenset[str] | None = None) -> list[tuple[CableEnd, CableEnd, CableRow]]:
-    """(this end, far end, cable) for every label, in peeling order: rack by name, then U and port;
-    with ``racks`` (ids) only the labels of the cable ends in those racks."""
+    """(this end, far end, cable) for every label, in peeling order: network, rack by name, then U
+    and port; with ``racks`` (ids) only the labels of the cable ends in those racks."""
     rows = cable_rows(doc) if rows is None else rows
     by_rack = rows_by_rack(rows)
     order = sorted((rack_id for rack_id in by_rack if racks is None or rack_id in racks),
                    key=lambda rack_id: natural_key(doc.racks[rack_id].name if rack_id in doc.racks else rack_id))
-    return [entry for rack_id in order for entry in by_rack[rack_id]]
+    entries = [entry for rack_id in order for entry in by_rack[rack_id]]
+    entries.sort(key=lambda entry: network_rank(entry[2].network))  # stable: racks in order within each
+    return entries
 
 
 def twin_notes(entries: list[tuple[CableEnd, CableEnd, CableRow]], per_sheet: int) -> list[str]:
@@ -101,14 +113,29 @@ def _draw_label(canvas: Canvas, x: float, y: float, w: float, h: float,
     qr_size = h - 4
     canvas._code.append(f"q {qr_size:.2f} 0 0 {qr_size:.2f} {x + w - qr_size - 2:.2f} {y + 2:.2f} cm {qr} Q")
     text_w = w - qr_size - 8
-    draw_text(canvas, x + 4, y + h - 10, row.label, 7.5, FONT_BOLD, max_width=text_w)
-    draw_text(canvas, x + 4, y + h - 20, f"here: {this.short()}", 6.5, FONT, max_width=text_w)
-    draw_text(canvas, x + 4, y + h - 29, f"to: {far.short()}", 6.5, FONT, max_width=text_w)
+    top = y + h - 10
+    if stringWidth(row.label, FONT_BOLD, 6.5) <= text_w:
+        draw_text(canvas, x + 4, top, row.label, 7.5, FONT_BOLD, max_width=text_w)
+    else:  # a long label (a cord's: "R01-U01-N1-PSU1 ↔ R01-U00-PDU-A1-O7") on two lines, not cut
+        for line in wrap_lines(row.label, 7, text_w, 2, FONT_BOLD):
+            draw_text(canvas, x + 4, top, line, 7, FONT_BOLD, max_width=text_w)
+            top -= 8
+        top += 8
+    draw_text(canvas, x + 4, top - 10, f"here: {this.short()}", 6.5, FONT, max_width=text_w)
+    draw_text(canvas, x + 4, top - 19, f"to: {far.short()}", 6.5, FONT, max_width=text_w)
     if twin:
         draw_text(canvas, x + 4, y + 12.5, twin, 6, FONT_BOLD, max_width=text_w)
-    rail = f" · rail {row.rail}" if row.rail else ""
+    rail = f" · rail {row.rail}" if row.rail and row.network == COMPUTE else ""
     note = f" · {note}" if note else ""
-    draw_text(canvas, x + 4, y + 4, f"{row.media} {row.stock_m:g} m{rail}{note}", 5.5, FONT, max_width=text_w)
+    kind = kind_text(row.network, row.media, row.fitting)
+    tag = NETWORK_SHORT.get(row.network, row.network)  # white on black: the network at a glance
+    tag_w = stringWidth(tag, FONT_BOLD, 6) + 3
+    canvas.rect(x + 3, y + 2.2, tag_w, 7.4, stroke=0, fill=1)
+    canvas.setFillGray(1.0)
+    draw_text(canvas, x + 4.5, y + 4, tag, 6, FONT_BOLD)
+    canvas.setFillGray(0.0)
+    draw_text(canvas, x + tag_w + 5, y + 4, f"{kind} {row.stock_m:g} m{rail}{note}", 5.5, FONT,
+              max_width=text_w - tag_w - 1)
 
 
 def inline_image(matrix: np.ndarray, quiet: int = 1) -> str:
@@ -191,13 +218,17 @@ def _sheet(entries: list[tuple[CableEnd, CableEnd, CableRow]], twins: list[str],
 
 
 def rack_entries(entries: list[tuple[CableEnd, CableEnd, CableRow]], per_sheet: int) -> list[Entry]:
-    """A bookmark per rack, at the sheet its first label is on."""
+    """A bookmark per rack, at the sheet its first label is on; under a bookmark per network when
+    the labels are of more than one."""
+    nested = len({row.network for _this, _far, row in entries}) > 1
     marks: list[Entry] = []
-    last = None
-    for index, (this, _far, _row) in enumerate(entries):
-        if this.rack_id != last:
-            marks.append(Entry(this.rack, 0, index // per_sheet))
-            last = this.rack_id
+    last: tuple[str, str] | None = None
+    for index, (this, _far, row) in enumerate(entries):
+        if nested and (last is None or row.network != last[0]):
+            marks.append(Entry(SECTION_TITLES.get(row.network, row.network), 0, index // per_sheet))
+        if (row.network, this.rack_id) != last:
+            marks.append(Entry(this.rack, 1 if nested else 0, index // per_sheet))
+            last = (row.network, this.rack_id)
     return marks
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from planner.model.document import Document
 from planner.model.objects import TIER_NODE_LEAF
+from planner.model.ports import COMPUTE
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def link_rate_gbps(doc: Document) -> float:
         item = catalog.get(device.type) if device else None
         return item.port_speed_gbps if item and item.port_speed_gbps else 0.0
 
-    speeds = [min(speed(link.a_device), speed(link.b_device)) for link in doc.links.values()
+    speeds = [min(speed(link.a_device), speed(link.b_device)) for link in doc.links_in(COMPUTE).values()
               if link.tier == TIER_NODE_LEAF]
     speeds = [s for s in speeds if s > 0]
     if not speeds:

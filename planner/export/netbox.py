@@ -17,10 +17,13 @@ How the plan maps onto NetBox:
 - device: name = hostname (``Document.hostname``), role by kind and switch role, position = its
   lowest U on the front face; 0U rack PDUs are in their rack with no position and no face (NetBox
   refuses a position for a 0U type, ``dcim/models/devices.py`` Device.clean);
-- cable: both ends as ``dcim.interface``, NetBox cable type by media, the label, the stock length
-  bought in metres, status ``planned`` until the cable is run and ``connected`` after, and the
-  media's name as description (NetBox has one slug for DR4 and FR4 single-mode: the description
-  tells them apart);
+- cable: every cable of every network but the coolant hoses (NetBox has no model for a hose):
+  a data cable's ends as ``dcim.interface``, a power cord's as ``dcim.powerport`` (the PSU) and
+  ``dcim.poweroutlet`` (the rack PDU outlet); NetBox cable type by media (``power`` for a cord),
+  the label, the stock length bought in metres, status ``planned`` until the cable is run and
+  ``connected`` after, the media's name as description (NetBox has one slug for DR4 and FR4
+  single-mode: the description tells them apart), and the tags of its network and tier
+  (``tags.csv``: CableImportForm takes tag slugs, of tags that exist);
 - busbar run → power panel (the origin of the feeds it gives, named as the run); each rack's feed
   A and feed B tap-off → one power feed ``<rack>-A`` / ``<rack>-B`` on that panel: primary for A,
   redundant for B, AC, three-phase, the busbar type's voltage, the tap-off's rating as amperage
@@ -36,12 +39,13 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
 import yaml
 
-from planner.export.netbox_types import device_type
+from planner.export.netbox_types import device_type, end_types
 from planner.export.options import ExportOptions
 from planner.export.sheet_text import clean_text, sheet_text, starts_like_formula
 from planner.io.netbox_names import (
@@ -50,15 +54,19 @@ from planner.io.netbox_names import (
     DESCRIPTION_MAX,
     DEVICE_COLUMNS,
     DEVICE_NAME_MAX,
-    INTERFACE_END,
     LOCATION_COLUMNS,
     MANUFACTURER_COLUMNS,
     NAME_MAX,
+    NETWORK_TAGS,
+    POWER_CABLE,
     POWER_FEED_COLUMNS,
     POWER_PANEL_COLUMNS,
     RACK_COLUMNS,
     ROLE_COLUMNS,
     SITE_COLUMNS,
+    TAG_COLUMNS,
+    TIER_TAGS,
+    Tag,
     cable_status,
     device_type_models,
     manufacturer_of,
@@ -69,7 +77,9 @@ from planner.io.netbox_names import (
 )
 from planner.model.document import Document, natural_key
 from planner.model.labels import cable_label
+from planner.model.networks import NETWORK_WORDS, network_of
 from planner.model.objects import Device, Rack
+from planner.model.ports import COOLANT, NETWORKS, POWER
 
 #: Rail-to-rail width of every catalogue rack, inches (RackWidthChoices): EIA-310 19-inch IT racks.
 RACK_WIDTH_IN = 19
@@ -124,8 +134,8 @@ def write_netbox(doc: Document, folder: Path, options: ExportOptions) -> None:
     device_names = {d: names.check("device", h, DEVICE_NAME_MAX) for d, h in hostnames.items()}
     used = {d.type: doc.catalog[d.type] for d in devices}
     models = device_type_models(used.values())
-    ports = {key: set(item.port_names()) for key, item in used.items()}
-    cable_rows = _cables(doc, device_names, ports, names)
+    ends = {key: end_types(doc, item) for key, item in used.items()}
+    cable_rows = _cables(doc, device_names, ends, names)
     options.report(0.5)
     for model in models.values():
         names.check("device type", model, NAME_MAX)
@@ -156,6 +166,7 @@ def write_netbox(doc: Document, folder: Path, options: ExportOptions) -> None:
     _write(folder / "devices.csv", DEVICE_COLUMNS,
            [_device_row(doc, d, site, rack_locations[d.rack], rack_names, device_names, models, names)
             for d in devices])
+    _write(folder / "tags.csv", TAG_COLUMNS, [(t.name, t.slug, t.color, t.description) for t in _tags()])
     _write(folder / "cables.csv", CABLE_COLUMNS, cable_rows)
     options.report(0.8)
     panels, feeds = _power(doc, racks, site, location, rack_locations, rack_names, names)
@@ -193,30 +204,44 @@ def _device_row(doc: Document, device: Device, site: str, location: str, rack_na
             STATUS, site, location, rack_names[device.rack], device.u if racked else "", "front" if racked else "")
 
 
-def _cables(doc: Document, device_names: dict[str, str], ports: dict[str, set[str]], names: _Names) -> list[tuple]:
-    """cables.csv rows; a cable whose end NetBox could not find (a port its type lacks, a device
-    outside any rack) or that shares a port with another is a problem: NetBox imports a file
-    whole or not at all, and one such row would stop it."""
+def _cables(doc: Document, device_names: dict[str, str], ends: dict[str, dict[str, str]],
+            names: _Names) -> list[tuple]:
+    """cables.csv rows of every network but the coolant hoses (NetBox has no model for a hose); a
+    cable whose end NetBox could not find (a port its type lacks, a device outside any rack) or
+    that shares a port with another is a problem: NetBox imports a file whole or not at all, and
+    one such row would stop it."""
     rows: list[tuple] = []
     used: set[tuple[str, str]] = set()
     media_names = {key: media.name for key, media in doc.catalog.media.items()}
     for link in sorted(doc.links.values(), key=lambda l: natural_key(l.id)):
-        ends = ((link.a_device, link.a_port), (link.b_device, link.b_port))
+        network = network_of(link)
+        if network == COOLANT:
+            continue
         name = cable_label(doc, link)
-        for device_id, port in ends:
+        kinds = []
+        for device_id, port in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
             device = doc.devices.get(device_id)
-            if device_id not in device_names or device is None or port not in ports[device.type]:
-                names.problems.append(f"cable {name}: {device_id} {port} is not an interface of a racked device")
+            kind = ends[device.type].get(port, "") if device is not None and device_id in device_names else ""
+            if not kind:
+                names.problems.append(f"cable {name}: {device_id} {port} is not a port of a racked device")
             elif (device_id, port) in used:
                 names.problems.append(f"cable {name}: {device_names[device_id]} {port} has two cables")
             used.add((device_id, port))
-        rows.append((device_names.get(link.a_device, ""), INTERFACE_END, link.a_port,
-                     device_names.get(link.b_device, ""), INTERFACE_END, link.b_port,
-                     CABLE_TYPES.get(link.media, ""), cable_status(link.state),
+            kinds.append(kind)
+        tags = [NETWORK_TAGS[network].slug] + ([TIER_TAGS[link.tier].slug] if link.tier in TIER_TAGS else [])
+        rows.append((device_names.get(link.a_device, ""), kinds[0], link.a_port,
+                     device_names.get(link.b_device, ""), kinds[1], link.b_port,
+                     POWER_CABLE if network == POWER else CABLE_TYPES.get(link.media, ""), cable_status(link.state),
                      names.check("cable label", name, NAME_MAX),
                      _number(link.stock_m) if link.stock_m else "", "m" if link.stock_m else "",
-                     media_names.get(link.media, "")[:DESCRIPTION_MAX]))
+                     media_names.get(link.media, "")[:DESCRIPTION_MAX], ",".join(tags)))
     return rows
+
+
+def _tags() -> list[Tag]:
+    """tags.csv: the tag of every network and tier the cables carry (all of them, so the set's tags
+    are the same whatever the plan holds, and a second import finds them there)."""
+    return [*NETWORK_TAGS.values(), *TIER_TAGS.values()]
 
 
 def _power(doc: Document, racks: list[Rack], site: str, location: str, rack_locations: dict[str, str],
@@ -250,6 +275,9 @@ def _readme(doc: Document, site: str, location: str, types: int, neutralised: se
     out = io.StringIO()
     meta = doc.meta
     project, hall, revision = clean_text(meta.project), clean_text(meta.hall), clean_text(meta.revision)
+    counts = Counter(network_of(link) for link in doc.links.values())
+    cables = sum(n for network, n in counts.items() if network != COOLANT)
+    by_network = ", ".join(f"{counts[n]} {NETWORK_WORDS[n]}" for n in NETWORKS if n != COOLANT and counts[n])
     out.write(f"""NetBox import set for {project} / {hall}, revision {revision}
 Written by Hall Planner (planner export --to netbox) for NetBox 4.x. Site {site!r}, location {location!r}.
 
@@ -260,20 +288,30 @@ each YAML: Devices > Device Types > Import, format YAML):
  2. locations.csv      the location (the hall) inside the site, and one location in it
                        per row of racks ("<hall> row <row>"): NetBox has no rows
  3. manufacturers.csv  manufacturers of the device types ("Generic" for catalogue classes)
- 4. device-roles.csv   device roles: GPU node, leaf/spine/core switch, storage, PDU, CDU
- 5. device-types/      {types} device type(s), devicetype-library schema: interfaces, power ports
+ 4. device-roles.csv   device roles: GPU node, compute, storage and management switches,
+                       storage, PDU, CDU, coolant manifold
+ 5. device-types/      {types} device type(s), devicetype-library schema: interfaces of every
+                       network (BMC, mgmt0 and eth0 mgmt-only), PSU power ports with their
+                       draw, rack PDU inlets and outlets (C13/C19, feed leg by phase)
  6. racks.csv          {len(doc.racks)} racks
  7. devices.csv        devices by hostname with rack, position (lowest U) and face;
                        0U rack PDUs have no position (NetBox keeps them beside the rails)
- 8. cables.csv         {len(doc.links)} cables between interfaces: type by media, label,
-                       stock length in m; the description names the media (DR4 or FR4 ...)
- 9. power-panels.csv   one power panel per busbar run
-10. power-feeds.csv    one power feed per rack and side: <rack>-A (primary) on the rack's
+ 8. tags.csv           Customization > Tags > Import: a tag per network and per cable tier
+ 9. cables.csv         {cables} cables:
+                       {by_network or "none"};
+                       data cables between interfaces (type by media, label, stock length
+                       in m, the media's name as description), power cords from a PSU's
+                       power port to a PDU outlet; each tagged with its network and tier
+10. power-panels.csv   one power panel per busbar run
+11. power-feeds.csv    one power feed per rack and side: <rack>-A (primary) on the rack's
                        feed A busbar, <rack>-B (redundant) on feed B; amperage = tap-off rating,
                        max_utilization = the plan's continuous-load derating
 
 Racks have no place on the floor in NetBox: the plan file keeps the layout.
 """)
+    if counts[COOLANT]:
+        out.write(f"\n{counts[COOLANT]} coolant hose(s) are not in the set: NetBox has no model for a hose or a\n"
+                  "manifold's quick-disconnects (the plan's cabling plan and commissioning list have them).\n")
     if neutralised:
         out.write("\nThese names begin with a character a spreadsheet reads as a formula; they are written\n"
                   "with a leading apostrophe, and NetBox will store them so. Rename them in the plan to\n"

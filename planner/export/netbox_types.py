@@ -2,19 +2,25 @@
 type a plan uses (``device-types/<slug>.yaml``).
 
 Each holds what ``schema/devicetype.json`` requires (manufacturer, model, slug, u_height,
-is_full_depth) and what the plan knows: weight in kg, the figures' source as comments, one
-interface per catalogue port under the name ``CatalogItem.port_names()`` gives (the names
-``cables.csv`` uses), typed by speed and the plan's fabric kind (``infiniband-ndr`` on an InfiniBand
-fabric, ``400gbase-x-osfp`` on Ethernet), and power ports:
+is_full_depth) and what the plan knows: weight in kg, the figures' source as comments, and every
+port of every network under the name ``CatalogItem.ports()`` gives (the names ``cables.csv`` uses):
 
-- a device that draws power gets enough IEC 60320 C20 inlets (16 A, IEC 60320-1) at the design
-  basis's phase voltage (415 V between phases: 240 V) to carry its peak on one feed side, times two
-  sides for 2N or one spare for N+1 (a 10.2 kW node: 3 per side, 6 in all, as the DGX H100 has).
-  Each inlet's ``maximum_draw`` and ``allocated_draw`` are its share of the peak and steady draw
-  with the load spread over all inlets, so NetBox sums them to the device's figures.
-- a rack PDU gets one ``Input`` on an IEC 60309 3P+N+E 6h plug (the 380–415 V three-phase plug
-  of the 16–125 A family; single-phase P+N+E for one phase). It gets no outlets: the catalogue does
-  not say how many or of what kind, and the plan does not cable device inlets to PDU outlets.
+- interfaces: the compute rails typed by speed and the plan's fabric kind (``infiniband-ndr`` on
+  an InfiniBand fabric, ``400gbase-x-osfp`` on Ethernet); storage, in-band and out-of-band ports
+  by connector and speed (``400gbase-x-qsfp112``, ``100gbase-x-qsfp28``, ``1000base-t``, …,
+  ``netbox_names.port_interface_type``). A device's own management port (the one-port
+  out-of-band group: ``BMC``, ``mgmt0``, ``eth0``) is ``mgmt_only``; an OOB switch's cages and
+  uplinks carry the others' and are not.
+- power-ports: the catalogue's PSUs ``PSU1`` … with their inlet (C14/C20; a PSU whose inlet the
+  catalogue does not give takes a C14, as the cord planner assumes: ``planner.model.cords``), each
+  drawing its share of the type's peak (``maximum_draw``) and steady draw (``allocated_draw``)
+  with the load spread over all PSUs, so NetBox sums them to the device's figures. A custom type
+  without a PSU count gets enough C20 inlets (16 A, IEC 60320-1) at the basis's phase voltage to
+  carry its peak on one side, doubled for 2N or one spare for N+1.
+- a rack PDU: its inlet as the power port ``Input`` (the catalogue's ``pdu_inlet`` read as a
+  PowerPortTypeChoices slug: "IEC 60309 3P+N+E 63 A 6h" → ``iec-60309-3p-n-e-6h``; the phase count's
+  plug when it gives none) and its outlets ``O1`` … as power-outlets (C13/C19) on that port, each
+  on the feed leg of its group's phase (L1/L2/L3 → A/B/C; a line-to-line group has no leg).
 
 Manufacturer and model names are written as the CSV files write them (``sheet_text``), since
 ``devices.csv`` and ``manufacturers.csv`` refer to them by name.
@@ -23,11 +29,26 @@ Manufacturer and model names are written as the CSV files write them (``sheet_te
 from __future__ import annotations
 
 import math
+import re
 
 from planner.export.sheet_text import sheet_text
-from planner.io.netbox_names import OTHER, interface_type, manufacturer_of, type_slug
+from planner.io.netbox_names import (
+    FEED_LEGS,
+    INLET_TYPES,
+    INTERFACE_END,
+    OTHER,
+    OUTLET_TYPES,
+    POWER_OUTLET_END,
+    POWER_PORT_END,
+    manufacturer_of,
+    port_interface_type,
+    type_slug,
+)
 from planner.model.catalog import RACK_PDU, CatalogItem
+from planner.model.cords import DEFAULT_OUTLET
 from planner.model.document import Document
+from planner.model.networks import DATA_NETWORKS
+from planner.model.ports import OOB, PSU_INLETS, group_names, psu_names
 
 #: IEC 60320-1: C19/C20 couplers are rated 16 A.
 C20_AMPS = 16.0
@@ -35,10 +56,15 @@ C20 = "iec-60320-c20"
 #: IEC 60309 plugs come in 16, 32, 63 and 125 A.
 IEC_60309_MAX_A = 125.0
 PDU_PLUG = {3: "iec-60309-3p-n-e-6h", 1: "iec-60309-p-n-e-6h"}
+#: The name of a rack PDU's inlet, the power port its outlets hang on.
+PDU_INPUT = "Input"
+#: The PSU inlet that mates the outlet a PSU of no given inlet takes (a C13: C14).
+DEFAULT_INLET = next(inlet for inlet, outlet in PSU_INLETS.items() if outlet == DEFAULT_OUTLET)
+_IEC_60309 = re.compile(r"60309\D.*?\b(3P\+N\+E|3P\+E|2P\+E|P\+N\+E)\b.*?\b([469])\s*h\b", re.IGNORECASE)
 
 
 def power_inlets(doc: Document, item: CatalogItem) -> int:
-    """How many C20 inlets a device type gets (module docstring); 0 when it draws nothing."""
+    """How many C20 inlets a custom type of no PSU count gets (module docstring); 0 when it draws nothing."""
     if item.power_peak_w <= 0:
         return 0
     basis = doc.basis
@@ -47,20 +73,47 @@ def power_inlets(doc: Document, item: CatalogItem) -> int:
     return {"2N": 2 * per_side, "N+1": per_side + 1}.get(basis.redundancy, per_side)
 
 
+def pdu_plug(item: CatalogItem) -> str:
+    """The PowerPortTypeChoices slug of a rack PDU's inlet (module docstring)."""
+    text = item.pdu_inlet.strip()
+    if text.casefold() == "hardwired":
+        return "hardwired"
+    found = _IEC_60309.search(text)
+    if found:
+        return f"iec-60309-{found.group(1).lower().replace('+', '-')}-{found.group(2)}h"
+    return PDU_PLUG.get(item.phases or 3, OTHER) if item.rating_a <= IEC_60309_MAX_A else OTHER
+
+
 def _power_ports(doc: Document, item: CatalogItem) -> list[dict]:
     if item.kind == RACK_PDU:
-        plug = PDU_PLUG.get(item.phases or 3, OTHER) if item.rating_a <= IEC_60309_MAX_A else OTHER
-        return [{"name": "Input", "type": plug}]
-    inlets = power_inlets(doc, item)
+        return [{"name": PDU_INPUT, "type": pdu_plug(item)}]
+    names = psu_names(item.psu_count) if item.psu_count else psu_names(power_inlets(doc, item))
+    kind = INLET_TYPES[item.psu_inlet or DEFAULT_INLET] if item.psu_count else C20
     ports = []
-    for number in range(1, inlets + 1):
-        port: dict = {"name": f"PSU{number}", "type": C20}
+    for name in names:
+        port: dict = {"name": name, "type": kind}
         if item.power_peak_w > 0:
-            port["maximum_draw"] = max(1, math.ceil(item.power_peak_w / inlets))
+            port["maximum_draw"] = max(1, math.ceil(item.power_peak_w / len(names)))
         if item.power_w > 0:
-            port["allocated_draw"] = max(1, math.ceil(item.power_w / inlets))
+            port["allocated_draw"] = max(1, math.ceil(item.power_w / len(names)))
         ports.append(port)
     return ports
+
+
+def _outlets(item: CatalogItem) -> list[dict]:
+    outlets = []
+    for outlet in item.outlets():
+        entry = {"name": outlet.name, "type": OUTLET_TYPES.get(outlet.outlet, OTHER), "power_port": PDU_INPUT}
+        if outlet.phase in FEED_LEGS:
+            entry["feed_leg"] = FEED_LEGS[outlet.phase]
+        outlets.append(entry)
+    return outlets
+
+
+def management_ports(item: CatalogItem) -> set[str]:
+    """A type's own management ports: its one-port out-of-band groups (``BMC``, ``mgmt0``, ``eth0``)."""
+    return {name for group in item.port_groups if group["network"] == OOB and group["count"] == 1
+            for name in group_names(group)}
 
 
 def device_type(doc: Document, item: CatalogItem, model: str) -> dict:
@@ -78,10 +131,29 @@ def device_type(doc: Document, item: CatalogItem, model: str) -> dict:
         data["weight_unit"] = "kg"
     if item.source:
         data["comments"] = item.source
-    if item.port_count:
-        kind = interface_type(item.port_speed_gbps, infiniband)
-        data["interfaces"] = [{"name": name, "type": kind} for name in item.port_names()]
+    mgmt = management_ports(item)
+    interfaces = []
+    for port in item.ports():
+        if port.network in DATA_NETWORKS:
+            interface: dict = {"name": port.name, "type": port_interface_type(port, infiniband)}
+            if port.name in mgmt:
+                interface["mgmt_only"] = True
+            interfaces.append(interface)
+    if interfaces:
+        data["interfaces"] = interfaces
     ports = _power_ports(doc, item)
     if ports:
         data["power-ports"] = ports
+    outlets = _outlets(item)
+    if outlets:
+        data["power-outlets"] = outlets
     return data
+
+
+def end_types(doc: Document, item: CatalogItem) -> dict[str, str]:
+    """Port name → the NetBox component a cable ends on (``dcim.interface``, ``dcim.powerport``,
+    ``dcim.poweroutlet``), for every component ``device_type`` writes."""
+    ends = {port.name: INTERFACE_END for port in item.ports() if port.network in DATA_NETWORKS}
+    ends.update({port["name"]: POWER_PORT_END for port in _power_ports(doc, item)})
+    ends.update({outlet.name: POWER_OUTLET_END for outlet in item.outlets()})
+    return ends

@@ -3,7 +3,10 @@
 Every cable document (schedule CSV/XLSX, cabling plan, labels) reads the same rows, so a label
 printed on a sticker is the label in the spreadsheet and in the rack's table. The installer's
 columns (route, face of each end, part; see ``install``) come after the original ones, so a
-sheet that reads columns by position keeps working.
+sheet that reads columns by position keeps working. Every network's connections are rows
+(issue 21: storage, in-band, out-of-band cables, power cords, coolant hoses), grouped by network
+in ``NETWORK_ORDER`` (compute first) and by label within it; the ``network`` column (last of the
+installer's) names each row's network as ``planner.model.ports`` spells it ("compute", "power").
 
 Spreadsheets get user text as typed, made safe (DESIGN §9): the CSV writes every text cell
 through ``sheet_text`` (control characters replaced, a leading ``= + - @``, tab or CR
@@ -26,17 +29,21 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from planner.asbuilt.ticksheet import TICK_COLUMNS, ticks_of_state
+from planner.export.connections import Fittings, network_rank
 from planner.export.install import InstallInfo
 from planner.export.options import ExportOptions
 from planner.export.printed_text import clip
 from planner.export.sheet_text import clean_text, sheet_text, starts_like_formula
 from planner.model.document import Document, natural_key
 from planner.model.labels import cable_label
+from planner.model.networks import network_of_tier
+from planner.model.ports import COMPUTE
 
 COLUMNS = ("label", "a_rack", "a_u", "a_device", "a_port", "b_rack", "b_u", "b_device", "b_port",
            "tier", "rail", "media", "length_m", "stock_length_m")
-#: Appended after COLUMNS: the tray route in words, the rack face of each end, the part.
-INSTALL_COLUMNS = ("route", "a_face", "b_face", "part")
+#: Appended after COLUMNS: the tray route in words, the rack face of each end, the part, the
+#: cable's network (``network_of``: by its tier).
+INSTALL_COLUMNS = ("route", "a_face", "b_face", "part", "network")
 
 #: Excel keeps at most this many characters in a cell (and reports the file damaged beyond it).
 XLSX_MAX_CHARS = 32_767
@@ -73,6 +80,9 @@ class CableRow:
     a_face: str = ""
     b_face: str = ""
     part: str = ""
+    network: str = COMPUTE
+    #: A cord's outlet type ("C19"), a hose's QD size; "" for a data cable (``connections``).
+    fitting: str = ""
 
     @property
     def same_rack(self) -> bool:
@@ -84,7 +94,7 @@ class CableRow:
 
     def sheet_values(self) -> tuple:
         """COLUMNS then INSTALL_COLUMNS (rows built with ``install=True``)."""
-        return (*self.values(), self.route, self.a_face, self.b_face, self.part)
+        return (*self.values(), self.route, self.a_face, self.b_face, self.part, self.network)
 
 
 def _end(doc: Document, device_id: str, port: str) -> CableEnd:
@@ -96,24 +106,28 @@ def _end(doc: Document, device_id: str, port: str) -> CableEnd:
 
 
 def cable_rows(doc: Document, install: bool = False) -> list[CableRow]:
-    """Every link of the plan as a schedule row, in label order; with ``install`` the installer's
-    columns too (route, faces, part: the route needs the cable router)."""
+    """Every link of the plan as a schedule row, by network (``NETWORK_ORDER``) then label; with
+    ``install`` the installer's columns too (route, faces, part: the route needs the cable router)."""
     info = InstallInfo(doc) if install else None
+    fittings = Fittings(doc)
     rows = []
     for link in doc.links.values():
         a, b = _end(doc, link.a_device, link.a_port), _end(doc, link.b_device, link.b_port)
+        network = network_of_tier(link.tier)
+        fitting = fittings.fitting(network, link.a_device, link.a_port, link.b_device, link.b_port)
         extra: dict[str, str] = {}
         if info is not None:
             extra = {"route": info.route(a.rack_id, b.rack_id), "a_face": info.face(link.a_device),
-                     "b_face": info.face(link.b_device), "part": info.part(link.media, link.stock_m)}
+                     "b_face": info.face(link.b_device), "part": info.part(link.media, link.stock_m, network, fitting)}
         rows.append(CableRow(link.id, cable_label(doc, link), a, b, link.tier, link.rail, link.media, link.length_m,
-                             link.stock_m, **extra))
-    rows.sort(key=lambda r: (natural_key(r.label), r.link_id))
+                             link.stock_m, network=network, fitting=fitting, **extra))
+    rows.sort(key=lambda r: (network_rank(r.network), natural_key(r.label), r.link_id))
     return rows
 
 
 def rows_by_rack(rows: list[CableRow], once: bool = False) -> dict[str, list[tuple[CableEnd, CableEnd, CableRow]]]:
-    """For each rack id: (this end, far end, row) of every cable that leaves or enters it, by U then port.
+    """For each rack id: (this end, far end, row) of every cable that leaves or enters it, by
+    network (``NETWORK_ORDER``), then U, then port.
 
     A cable with both ends in one rack appears once for each end (each end gets a label), or
     with ``once`` a single time under its first end (a rack's cable list: one set of tick boxes).
@@ -124,7 +138,8 @@ def rows_by_rack(rows: list[CableRow], once: bool = False) -> dict[str, list[tup
         if not (once and row.same_rack):
             result.setdefault(row.b.rack_id, []).append((row.b, row.a, row))
     for entries in result.values():
-        entries.sort(key=lambda e: (e[0].u, e[0].device, natural_key(e[0].port), natural_key(e[2].label)))
+        entries.sort(key=lambda e: (network_rank(e[2].network), e[0].u, e[0].device, natural_key(e[0].port),
+                                    natural_key(e[2].label)))
     return result
 
 

@@ -51,7 +51,9 @@ from planner.export.pages import TitleBlock
 from planner.export.printed_text import clip, one_line
 from planner.fabric.sizing import node_devices
 from planner.model.document import Document
+from planner.model.networks import in_compute_fabric
 from planner.model.objects import Device
+from planner.model.ports import COMPUTE
 
 
 class SlurmError(ValueError):
@@ -163,7 +165,7 @@ def slurm_tree(doc: Document) -> SlurmTree:
     nodes = node_devices(doc)
     if not nodes:
         raise SlurmError("the plan has no GPU nodes: there is nothing for Slurm to schedule")
-    switches = {d.id: d for d in doc.devices.values() if d.role in ("leaf", "spine", "core")}
+    switches = {d.id: d for d in doc.devices.values() if in_compute_fabric(d.role)}
     if not any(d.role == "leaf" for d in switches.values()):
         raise SlurmError("the plan has no generated fabric (no leaf switches), so Slurm's topology is unknown: "
                          "generate it first (planner fabric FILE -o OUT, or Plan ▸ Generate fabric…)")
@@ -171,7 +173,7 @@ def slurm_tree(doc: Document) -> SlurmTree:
     node_ids = {d.id for d in nodes}
     on_leaf: dict[str, Counter[int]] = {}
     tree = SlurmTree()
-    for link in doc.links.values():
+    for link in doc.links_in(COMPUTE).values():  # the storage and management networks are not Slurm's tree
         a, b = switches.get(link.a_device), switches.get(link.b_device)
         if a is None and b is not None and b.role == "leaf" and link.a_device in node_ids:
             on_leaf.setdefault(link.a_device, Counter())[b.su] += 1

@@ -42,7 +42,9 @@ from planner.export.sheet_text import sheet_text
 from planner.io.discovery.naming import CUMULUS, SONIC, cumulus_name, hca_names, sonic_name
 from planner.model.catalog import ETHERNET, SWITCH, CatalogItem, switch_protocol
 from planner.model.document import Document, natural_key
+from planner.model.networks import in_compute_fabric
 from planner.model.objects import TIERS, Device
+from planner.model.ports import COMPUTE
 
 P2P_COLUMNS = ("A-Rack", "A-U", "A-Node Name", "A-Type", "A-Port",
                "Z-Rack", "Z-RU", "Z-Node Name", "Z-Type", "Z-Port")
@@ -98,7 +100,7 @@ def p2p_rows(doc: Document) -> list[list[object]]:
         return ports[device.type].get(port, port)
 
     rows = []
-    for link in doc.links.values():
+    for link in doc.links_in(COMPUTE).values():
         if link.tier not in TIERS:
             continue
         a, b = doc.devices.get(link.a_device), doc.devices.get(link.b_device)
@@ -118,7 +120,7 @@ def p2p_rows(doc: Document) -> list[list[object]]:
 def hca_mappings(doc: Document) -> dict[str, list[list[object]]]:
     """File name → ``port,hca-name`` rows: one file when every host type maps alike, else one per type."""
     by_type: dict[str, list[list[object]]] = {}
-    used = {doc.devices[end].type for link in doc.links.values() if link.tier in TIERS
+    used = {doc.devices[end].type for link in doc.links_in(COMPUTE).values() if link.tier in TIERS
             for end in (link.a_device, link.b_device) if end in doc.devices}
     for key in sorted(used):
         item = doc.catalog[key]
@@ -135,12 +137,12 @@ def layout_rows(doc: Document) -> list[list[object]]:
     leaves = {d.id: d for d in doc.devices.values() if d.role == "leaf"}
     placed: dict[str, Counter[tuple[int, int]]] = {}
     for device in doc.devices.values():
-        if device.role:
+        if in_compute_fabric(device.role):
             placed.setdefault(device.rack, Counter())[(device.pod, device.su if device.role == "leaf" else 0)] += 1
-    for link in doc.links.values():
+    for link in doc.links_in(COMPUTE).values():
         for mine, other in ((link.a_device, link.b_device), (link.b_device, link.a_device)):
             host, leaf = doc.devices.get(mine), leaves.get(other)
-            if host is not None and leaf is not None and not host.role:
+            if host is not None and leaf is not None and not in_compute_fabric(host.role):
                 placed.setdefault(host.rack, Counter())[(leaf.pod, leaf.su)] += 1
     hall = one_line(doc.meta.hall) or "hall"
     rows: list[list[object]] = []
@@ -155,13 +157,13 @@ def layout_rows(doc: Document) -> list[list[object]]:
 
 def _end(doc: Document, device: Device) -> list[object]:
     rack = doc.racks.get(device.rack)
-    kind = SWITCH_TYPE if device.role else HOST
+    kind = SWITCH_TYPE if in_compute_fabric(device.role) else HOST
     return [rack.name if rack else "", device.u, doc.hostname(device), kind]
 
 
 def _ethernet(doc: Document, device: Device) -> bool:
     """Whether the device's cables speak Ethernet: a switch by its protocol, a host by the plan's leaves'."""
-    if device.role:
+    if in_compute_fabric(device.role):
         return switch_protocol(doc.catalog[device.type]) == ETHERNET
     kinds = Counter(switch_protocol(doc.catalog[d.type]) for d in doc.devices.values() if d.role == "leaf")
     return (kinds.most_common(1)[0][0] if kinds else doc.basis.fabric_kind) == ETHERNET

@@ -27,6 +27,8 @@ from planner.export.pdf_outline import Entry, outline_pages
 from planner.export.printed_text import draw_text, wrap_lines
 from planner.export.sheet_text import sheet_text
 from planner.model.document import Document
+from planner.model.networks import NETWORK_WORDS
+from planner.model.ports import COMPUTE
 from planner.text import count, plural
 
 TITLE = "Cable verification: fixes"
@@ -72,6 +74,8 @@ def summary_lines(verification: Verification) -> list[str]:
         lines.append(f"{plural(len(verification.unknown_names), 'name')} in the inputs match nothing in the plan")
     if verification.conflicts:
         lines.append(f"{plural(len(verification.conflicts), 'port')} reported cabled to two places (first report kept)")
+    if verification.networks and list(verification.networks) != [COMPUTE]:  # a compute-only check reads as before
+        lines.append("networks checked: " + ", ".join(NETWORK_WORDS[n] for n in verification.networks))
     return lines
 
 

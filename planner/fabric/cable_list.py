@@ -18,6 +18,11 @@ Finding an end:
   port; on a switch an IB port number (``3`` = ``2/1`` on twin-port cages), NVOS
   ``sw<cage>p<lane>``, Cumulus ``swp<cage>s<lane-1>`` or SONiC ``Ethernet<i>``.
 
+A port of any network is found by its plan name (``CatalogItem.all_port_names``: ``S1``, ``BMC``,
+``PSU1``, a PDU's ``O37``, ``SUP1``); a row that names its network (the schedule's ``network``
+column) must name the network its ends put the cable on (``network_of``), else it is a row
+problem. A row without one is on whatever network its ends are (compute for the rails).
+
 A row's label equal to what its ends derive, or to the derived label of the cable it matches or
 rewires (a port edited, the old label left), means "derived" (""); any other label is typed.
 A port on two rows, a cable from a port to itself, an unknown rack, device or port are row
@@ -41,6 +46,7 @@ from planner.io.discovery.records import IB, LLDP, PLAN
 from planner.model.catalog import NODE, CatalogItem
 from planner.model.document import Document
 from planner.model.labels import SEPARATOR, end_text
+from planner.model.networks import NETWORK_WORDS, network_of
 from planner.model.objects import Link
 
 #: Problems listed before "and K more".
@@ -65,11 +71,13 @@ def type_port_names(item: CatalogItem) -> dict[str, str]:
             names.setdefault(f"rail{number}", port)
             names.setdefault(str(number), by_hca.get(f"mlx5_{number - 1}", port))
         names.update({f"{hca}/p1": port for hca, port in by_hca.items()})
-        return names
-    names = {**port_names(item, LLDP), **port_names(item, IB)}
-    lanes = max(1, item.ports_per_cage)
-    for index, port in enumerate(ports):
-        names.setdefault(f"sw{index // lanes + 1}p{index % lanes + 1}", port)
+    else:
+        names = {**port_names(item, LLDP), **port_names(item, IB)}
+        lanes = max(1, item.ports_per_cage)
+        for index, port in enumerate(ports):
+            names.setdefault(f"sw{index // lanes + 1}p{index % lanes + 1}", port)
+    for port in item.all_port_names():  # the other networks' ports, as the plan names them
+        names.setdefault(port.lower(), port)
     return names
 
 
@@ -130,7 +138,7 @@ class _Ends:
             raise _RowProblem(f"{self.where(device_id)} has no network ports")
         port = table.get(text.lower())
         if port is None:
-            ports = self.doc.catalog[device_type].port_names()
+            ports = self.doc.catalog[device_type].port_names() or self.doc.catalog[device_type].all_port_names()
             raise _RowProblem(f"{self.where(device_id)} has no port {shown(text)} (ports {ports[0]} … {ports[-1]})")
         return port
 
@@ -182,8 +190,9 @@ def cable_list_change(doc: Document, path: str | os.PathLike[str], keep_unlisted
 
 
 def plan_cable_list(doc: Document, listed: CableList, keep_unlisted: bool = False) -> CableListChange:
-    """The change the list makes: every cable of the plan in scope (a cable not on the list is
-    removed), or with ``keep_unlisted`` only the cables that hold a port a row names."""
+    """The change the list makes: every cable of the networks the list holds in scope (a cable of
+    them not on the list is removed; a list of the compute fabric leaves the other networks
+    alone), or with ``keep_unlisted`` only the cables that hold a port a row names."""
     result = CableListChange(listed.name, len(listed.cables) + len(listed.problems), problems=list(listed.problems))
     ends = _Ends(doc, listed.kind == UFM_P2P)
     resolved: list[tuple[ListedCable, End, End]] = []
@@ -215,15 +224,22 @@ def plan_cable_list(doc: Document, listed: CableList, keep_unlisted: bool = Fals
     wanted: list[Link] = []
     for row, a, b in resolved:
         link = hand_cable(doc, *a, *b, link_id=f"row-{row.row}", router=router)  # reconcile numbers the new
+        if row.network and network_of(link) != row.network:
+            found = NETWORK_WORDS[network_of(link)]
+            result.problems.append((row.row, f"the row says network {row.network}, its ends are on {found}"))
+            continue
         if row.label and _is_derived(doc, row.label, link, [*at_end.get(a, ()), *at_end.get(b, ())]):
             link.label = ""
         else:
             link.label = row.label
         wanted.append(link)
+    if result.problems:
+        return result
     if keep_unlisted:
         scope = {link_id for end in taken for link_id in at_end.get(end, ())}
-    else:
-        scope = set(doc.links)
+    else:  # the networks the list holds: a UFM p2p of the compute fabric leaves cords and hoses alone
+        listed_networks = {network_of(link) for link in wanted}
+        scope = {link.id for link in doc.links.values() if network_of(link) in listed_networks}
     result.plan = reconcile(doc, wanted, scope)
     return result
 

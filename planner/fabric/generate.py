@@ -31,7 +31,9 @@ from planner.fabric.routing import Router
 from planner.fabric.sizing import FabricDesign, FabricError, design_fabric, node_devices, rails_of
 from planner.model.catalog import SWITCH, switch_protocol
 from planner.model.document import Document, natural_key
+from planner.model.networks import in_compute_fabric, is_compute
 from planner.model.objects import TIERS, Device, Link, Rack
+from planner.model.ports import COMPUTE
 
 _STEMS = {LEAF: "L", SPINE: "S", CORE: "C"}
 
@@ -52,8 +54,8 @@ def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1
     design = design_fabric(len(nodes), rails_of(doc, nodes), item.port_count, oversubscription)
     slots = switch_slots(design)
 
-    fabric_devices = {d.id for d in nodes} | {d.id for d in doc.devices.values() if d.role}
-    old_links = {link.id for link in doc.links.values()
+    fabric_devices = {d.id for d in nodes} | {d.id for d in doc.devices.values() if in_compute_fabric(d.role)}
+    old_links = {link.id for link in doc.links_in(COMPUTE).values()
                  if link.tier in TIERS or link.a_device in fabric_devices or link.b_device in fabric_devices}
     assigned, spare = _reuse(doc, switch_type, slots)
     to_place = [position for position in range(len(slots)) if position not in assigned]
@@ -79,7 +81,7 @@ def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1
             device = Device(id=doc.new_id("dev"), type=switch_type, rack=rack_id, u=u, **fields)
             new_devices.append(device)
             devices[(slot.role, slot.index)] = device
-    retired = [*spare, *(d for d in doc.devices.values() if d.role and d.type != switch_type)]
+    retired = [*spare, *(d for d in doc.devices.values() if in_compute_fabric(d.role) and d.type != switch_type)]
     kept_names = _names_by_rack(doc, [*devices.values(), *new_devices], {d.id for d in retired})
     for device in retired:
         fields = {"role": "", "su": 0, "pod": 0, "rail": 0} if device.role else {}
@@ -161,6 +163,8 @@ def _node_slots(doc: Document, design: FabricDesign, nodes: list[Device], switch
     for node in nodes:
         held = set()
         for link in doc.links_of(node.id):
+            if not is_compute(link):
+                continue
             leaf = doc.devices.get(link.b_device if link.a_device == node.id else link.a_device)
             port = link.b_port if link.a_device == node.id else link.a_port
             if leaf is None or leaf.role != LEAF or leaf.type != switch_type or port not in port_index:
@@ -196,7 +200,7 @@ def _switch_name(slot: SwitchSlot) -> str:
 def _reuse(doc: Document, switch_type: str, slots: list[SwitchSlot]) -> tuple[dict[int, Device], list[Device]]:
     """Existing switches for the slots: first the one already holding a slot's role and name
     (so regenerating keeps every switch where it is), then the rest in rack and U order."""
-    pool = sorted((d for d in doc.devices.values() if d.type == switch_type),
+    pool = sorted((d for d in doc.devices.values() if d.type == switch_type and (not d.role or in_compute_fabric(d.role))),
                   key=lambda d: (natural_key(doc.racks[d.rack].name), d.u))
     by_name = {(d.role, d.name): d for d in pool if d.role}
     assigned: dict[int, Device] = {}

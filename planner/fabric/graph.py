@@ -3,7 +3,8 @@
 Vertices are devices (a GPU node is one vertex: its GPUs talk over the in-node NVLink mesh);
 an edge carries ``links`` (cable count) and ``gbps`` (their bandwidth). The network rules and
 the tests ask their questions of this graph, so "every GPU reaches every other" is a graph
-fact, not an assumption about the generator.
+fact, not an assumption about the generator. Only the compute fabric's cables are edges: a
+storage, management, power or coolant cable joins no two GPUs' collectives.
 """
 
 from __future__ import annotations
@@ -15,16 +16,19 @@ import networkx as nx
 from planner.model.catalog import NODE
 from planner.model.document import Document
 from planner.model.objects import TIER_LEAF_SPINE
+from planner.model.ports import COMPUTE
 
 
 def fabric_graph(doc: Document) -> nx.Graph:
-    """Devices with at least one link (and every GPU node), joined by their cables."""
+    """Devices with at least one compute cable (and every GPU node), joined by those cables."""
     graph = nx.Graph()
+    compute = doc.links_in(COMPUTE)
+    cabled = {end for link in compute.values() for end in (link.a_device, link.b_device)}
     for device in doc.devices.values():
         item = doc.catalog[device.type]
-        if item.kind == NODE or doc.link_ids_of(device.id):
+        if item.kind == NODE or device.id in cabled:
             graph.add_node(device.id, role=device.role or item.kind, rail=device.rail)
-    for link in doc.links.values():
+    for link in compute.values():
         a, b = link.a_device, link.b_device
         speed = min(doc.catalog[doc.devices[a].type].port_speed_gbps, doc.catalog[doc.devices[b].type].port_speed_gbps)
         if graph.has_edge(a, b):

@@ -14,14 +14,18 @@ router the live validation keeps (``Context.router()``) to route without buildin
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import groupby
 
 from planner.commands.base import AddObjects, Command, RemoveObjects, SetFields
 from planner.commands.checks import Refusal
 from planner.commands.edits import subject
 from planner.fabric.hand import hand_cable
 from planner.fabric.routing import Router
+from planner.model.catalog import CatalogItem
 from planner.model.document import Document, natural_key
+from planner.model.networks import DATA_NETWORKS
 from planner.model.objects import Link
+from planner.model.ports import Port
 from planner.text import plural
 
 __all__ = ["END_FIELDS", "PLANNED", "cabled_ports", "connect_command", "delete_cables_command", "end_words",
@@ -43,8 +47,9 @@ def end_words(doc: Document, device_id: str, port: str) -> str:
 
 
 def port_names(doc: Document, device_id: str) -> list[str]:
-    """The ports a device's type has, in hardware order ([] when it has none)."""
-    return doc.catalog[doc.devices[device_id].type].port_names()
+    """The ports a device's type has on every network (rails, storage, management, PSUs and
+    outlets, quick-disconnects), in hardware order ([] when it has none)."""
+    return doc.catalog[doc.devices[device_id].type].all_port_names()
 
 
 def cabled_ports(doc: Document, device_id: str) -> dict[str, str]:
@@ -78,7 +83,7 @@ def _check_end(doc: Document, device_id: str, port: str, ignore: str = "") -> No
     names = port_names(doc, device_id)
     if port not in names:
         item = doc.catalog[device.type]
-        what = f"its ports are {names[0]} … {names[-1]}" if names else "it has no network ports"
+        what = f"its ports are {_ranges(item)}" if names else "it has no ports"
         raise Refusal(f"{end_words(doc, device_id, '').strip()} ({item.name}) has no port {port!r}: {what}")
     taken = cabled_ports(doc, device_id).get(port)
     if taken is not None and taken != ignore:
@@ -86,6 +91,16 @@ def _check_end(doc: Document, device_id: str, port: str, ignore: str = "") -> No
         far = (other.b_device, other.b_port) if (other.a_device, other.a_port) == (device_id, port) \
             else (other.a_device, other.a_port)
         raise Refusal(f"{end_words(doc, device_id, port)} is already cabled to {end_words(doc, *far)}")
+
+
+def _ranges(item: CatalogItem) -> str:
+    """A type's ports, each run of one network and connector first … last: ``P1 … P8, S1 … S2,
+    BMC, PSU1 … PSU8`` (an OOB switch's ``1 … 48, swp49 … swp52, eth0``)."""
+    def kind(port: Port) -> tuple[str, str]:
+        return port.network, port.connector if port.network in DATA_NETWORKS else ""  # outlets: one run
+
+    runs = [[port.name for port in run] for _key, run in groupby(item.ports(), key=kind)]
+    return ", ".join(f"{names[0]} … {names[-1]}" if len(names) > 1 else names[0] for names in runs)
 
 
 def _check_two_devices(doc: Document, a_device: str, b_device: str) -> None:

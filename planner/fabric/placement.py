@@ -13,19 +13,21 @@ design basis's warning margin of its derated rating: the rack's own limit (``rac
 its rating), the tap-off of each busbar feeding it (P2: one side carries the whole rack) and what
 each of those busbars still carries with every rack on it (P2 failover; ``_Feeds``). A new rack
 is fed from the busbars of the rack it is inserted beside. Every network rack that draws more
-gets the 0U PDUs the templates fit for its new load (``rack_pdus``, P4). Switches the feeds
-cannot carry raise ``FabricError`` naming the busbars and the kilowatts missing: the user adds a
-busbar run, or builds fewer switches (a higher oversubscription).
+gets the 0U PDUs the templates fit for its new load and cords (``rack_pdus``, P4, P10). Switches
+the feeds cannot carry raise ``FabricError`` naming the busbars and the kilowatts missing: the
+user adds a busbar run, or builds fewer switches (a higher oversubscription).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from planner.commands.edits import Refusal, next_rack_name
 from planner.fabric.sizing import FabricError
-from planner.model.catalog import NODE, RACK_PDU, STORAGE, CatalogItem
+from planner.model.catalog import NODE, RACK_PDU, CatalogItem
+from planner.model.cords import cord_current_a, cords_per_side, largest_cord_w
 from planner.model.document import Document
 from planner.model.objects import BusbarRun, Device, Rack
 
@@ -77,19 +79,41 @@ def pdu_type(doc: Document) -> str:
     return max(doc.catalog.of_kind(RACK_PDU), key=lambda i: i.rating_a).key
 
 
-def pdus_per_side(doc: Document, rack_w: float) -> int:
-    """0U PDUs one side needs to carry the whole rack (2N), within the warning margin."""
+def pdus_per_side(doc: Document, rack_w: float, cords: dict[str, int] | None = None,
+                  cord_w: dict[str, float] | None = None) -> int:
+    """0U PDUs one side needs to carry the whole rack (2N), within the warning margin, and to give
+    each of the side's power cords an outlet of its type (``cords``: outlet type → cords per
+    side, ``planner.model.cords.cords_per_side``; 4 liquid nodes of 8 C20 PSUs are 16 C19 cords
+    a side, 3 PDUs of 6 C19 outlets) on a breaker group that carries it with the other side out
+    (``cord_w``: the most one cord of the type carries, ``largest_cord_w``; a group takes as many
+    such cords as fit its breaker within the derating and the warning margin, at least one, P12).
+    A type the PDU has no outlet of adds none (P10 reports the cords left without one)."""
     basis = doc.basis
     pdu = doc.catalog[pdu_type(doc)]
     each = three_phase_w(doc, pdu.rating_a * basis.derating * basis.power_warn_fraction)
-    return max(1, math.ceil(rack_w / each - 1e-9))
+    need = max(1, math.ceil(rack_w / each - 1e-9))
+    for outlet, count in (cords or {}).items():
+        room = 0
+        for group in pdu.outlet_groups:
+            if group["outlet"] != outlet:
+                continue
+            amps = cord_current_a(doc, pdu, group["phase"], (cord_w or {}).get(outlet, 0.0))
+            fit = math.floor(group["breaker_a"] * basis.derating * basis.power_warn_fraction / amps + 1e-9) \
+                if amps > 0 else group["count"]
+            room += min(group["count"], max(fit, 1))
+        if room:
+            need = max(need, math.ceil(count / room))
+    return need
 
 
-def rack_pdus(doc: Document, rack_id: str, rack_w: float, have_per_side: int = 0) -> list[Device]:
+def rack_pdus(doc: Document, rack_id: str, rack_w: float, have_per_side: int = 0,
+              adding: Sequence[str] = ()) -> list[Device]:
     """The 0U PDUs a rack drawing ``rack_w`` needs beyond the ``have_per_side`` it holds: on side
     A and side B, each side able to carry the whole rack, which holds under 2N, N+1 and no
-    redundancy alike (P4)."""
-    per_side = pdus_per_side(doc, rack_w)
+    redundancy alike (P4), and with an outlet for every cord of the side, those of the devices
+    in the rack and of the types ``adding`` about to go in (P10, P12)."""
+    types = [*(d.type for d in doc.devices_in(rack_id)), *adding]
+    per_side = pdus_per_side(doc, rack_w, cords_per_side(doc, types), largest_cord_w(doc, types))
     return [Device(id=doc.new_id("dev"), type=pdu_type(doc), name=f"PDU-{side}{k + 1}", rack=rack_id, u=0)
             for side in ("A", "B") for k in range(have_per_side, per_side)]
 
@@ -159,7 +183,7 @@ class _RackFill:
 
 
 def _is_network_rack(doc: Document, rack_id: str) -> bool:
-    return not any(doc.catalog[d.type].kind in (NODE, STORAGE) for d in doc.devices_in(rack_id))
+    return not any(doc.catalog[d.type].kind == NODE for d in doc.devices_in(rack_id))  # storage nodes go there too
 
 
 def place_switches(doc: Document, switch_type: str, homes: list[str], mode: str = "middle",
@@ -216,7 +240,7 @@ def place_switches(doc: Document, switch_type: str, homes: list[str], mode: str 
         if fill.added:  # P4: its PDUs carry what it draws now (2N: each side all of it)
             have = sum(1 for d in doc.devices_in(fill.rack_id) if doc.catalog[d.type].kind == RACK_PDU) // 2
             load = rack_power_w_of(doc, fill.rack_id) + fill.added * each_w
-            placement.pdus.extend(rack_pdus(doc, fill.rack_id, load, have))
+            placement.pdus.extend(rack_pdus(doc, fill.rack_id, load, have, [item.key] * fill.added))
     return placement
 
 

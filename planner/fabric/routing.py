@@ -35,10 +35,11 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from planner.commands.base import SetFields
-from planner.fabric.media import NO_MEDIA, MediaChoice, choose_media, media_order
+from planner.fabric.media import NO_MEDIA, EndConnectors, MediaChoice, choose_media, media_order
 from planner.model.catalog import INFINIBAND, SWITCH
 from planner.model.document import Document
 from planner.model.geometry import RACK_UNIT_M
+from planner.model.networks import DATA_NETWORKS, network_of
 from planner.model.objects import TIER_NODE_LEAF, Link, Point, Rack
 
 
@@ -143,7 +144,8 @@ class Router:
         self.tray = basis.tray_height_m
         self.ethernet = (fabric_kind or basis.fabric_kind) != INFINIBAND
         self.media = media_order(doc.catalog.media)
-        self._choices: dict[tuple[float, bool], MediaChoice] = {}
+        self._choices: dict[tuple[float, bool, str], MediaChoice] = {}
+        self.connectors = EndConnectors(doc.catalog)
         all_racks = dict(doc.racks)
         all_racks.update({r.id: r for r in racks})
         extra = {d.id: d for d in devices}
@@ -153,7 +155,7 @@ class Router:
         for rack_id, place in self.places.items():
             self._row_racks.setdefault(_row_key(place), set()).add(rack_id)
         self._spans = {key: self._span(key) for key in self._row_racks}
-        self._network = {d.rack for d in self.devices.values() if self._is_switch(d.id)}
+        self._network = {d.rack for d in self.devices.values() if self._is_trunk_switch(d.id)}
         self.cross_x: list[float] = []
         self.cross_y: list[float] = []
         self.pods: dict[bool, _PodLayout] = {True: _ONE_POD, False: _ONE_POD}
@@ -169,6 +171,11 @@ class Router:
 
     def _is_switch(self, device_id: str) -> bool:
         return self.doc.catalog[self.devices[device_id].type].kind == SWITCH
+
+    def _is_trunk_switch(self, device_id: str) -> bool:
+        """A fabric switch (a management switch in every rack would put a trunk over every rack)."""
+        item = self.doc.catalog[self.devices[device_id].type]
+        return item.kind == SWITCH and not item.network
 
     def _set_crossings(self) -> tuple[bool, bool]:
         """Group the rows into pods and place the cross-aisle trays at both ends of the rows (of
@@ -245,7 +252,7 @@ class Router:
                 self.places[rack_id] = place = self._place(rack)
                 self._row_racks.setdefault(_row_key(place), set()).add(rack_id)
                 rows_touched.add(_row_key(place))
-                if any(self._is_switch(d.id) for d in doc.devices_in(rack_id)):
+                if any(self._is_trunk_switch(d.id) for d in doc.devices_in(rack_id)):
                     self._network.add(rack_id)
                 else:
                     self._network.discard(rack_id)
@@ -406,13 +413,13 @@ class Router:
     def with_slack(self, run_m: float) -> float:
         return run_m + max(run_m * self.slack_fraction, self.slack_min)
 
-    def choose(self, length_m: float, switch_to_switch: bool) -> MediaChoice:
-        """The media and stock length for a routed length, memoised: a hall's cables share a few
-        thousand lengths (regenerating 98k cables chose media 98k times)."""
-        key = (length_m, switch_to_switch)
+    def choose(self, length_m: float, switch_to_switch: bool, connector: str = "") -> MediaChoice:
+        """The media and stock length for a routed length and end connector, memoised: a hall's
+        cables share a few thousand lengths (regenerating 98k cables chose media 98k times)."""
+        key = (length_m, switch_to_switch, connector)
         choice = self._choices.get(key)
         if choice is None:
-            choice = self._choices[key] = choose_media(self.media, length_m, switch_to_switch, self.ethernet)
+            choice = self._choices[key] = choose_media(self.media, length_m, switch_to_switch, self.ethernet, connector)
         return choice
 
     def length(self, a_device: str, b_device: str) -> float:
@@ -426,11 +433,13 @@ class Router:
     def rounded(self, run_m: float) -> float:
         return math.ceil(self.with_slack(run_m) * 100 - 1e-6) / 100
 
-    def route(self, a_device: str, b_device: str, tier: str = "") -> RouteResult:
+    def route(self, a_device: str, b_device: str, tier: str = "", a_port: str = "", b_port: str = "") -> RouteResult:
+        """A cable's route and media (given its ports, an RJ45 end takes twisted pair: ``choose_media``)."""
         run_m, points = self.run(a_device, b_device)
         length = self.rounded(run_m)
         s2s = tier != TIER_NODE_LEAF and self._is_switch(a_device) and self._is_switch(b_device)
-        choice = self.choose(length, s2s) if length > 0 else NO_MEDIA
+        ends = self.connectors.of(self.devices[a_device].type, a_port, self.devices[b_device].type, b_port)
+        choice = self.choose(length, s2s, ends) if length > 0 else NO_MEDIA
         return RouteResult(length, choice.stock_m, choice.media, points, run_m)
 
 
@@ -468,7 +477,7 @@ def _pod_layout(spans: list[tuple[RowKey, _RowSpan]], gap_m: float) -> _PodLayou
 
 def route(doc: Document, link: Link) -> RouteResult:
     """The route of one link in the plan as it stands."""
-    return Router(doc).route(link.a_device, link.b_device, link.tier)
+    return Router(doc).route(link.a_device, link.b_device, link.tier, link.a_port, link.b_port)
 
 
 def link_values(result: RouteResult) -> dict[str, object]:
@@ -476,12 +485,15 @@ def link_values(result: RouteResult) -> dict[str, object]:
 
 
 def recompute_lengths(doc: Document, link_ids: Iterable[str]) -> SetFields:
-    """A command setting length, stock length and media of links whose racks moved."""
+    """A command setting length, stock length and media of data cables whose racks moved (cords
+    and hoses stay in their rack)."""
     router = Router(doc)
     values: dict[str, dict[str, object]] = {}
     for link_id in link_ids:
         link = doc.links[link_id]
-        new = link_values(router.route(link.a_device, link.b_device, link.tier))
+        if network_of(link) not in DATA_NETWORKS:
+            continue
+        new = link_values(router.route(link.a_device, link.b_device, link.tier, link.a_port, link.b_port))
         if any(getattr(link, k) != v for k, v in new.items()):
             values[link_id] = new
     return SetFields(values, text=f"Recompute {len(values)} cable length{'s' if len(values) != 1 else ''}")

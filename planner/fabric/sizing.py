@@ -43,7 +43,15 @@ from functools import lru_cache
 
 from planner.model.catalog import ETHERNET, INFINIBAND, NODE, SWITCH, switch_protocol
 from planner.model.document import Document
+from planner.model.networks import (
+    NETWORK_OF_ROLE,
+    ROLES_OF,
+    TIERS_OF,
+    in_compute_fabric,
+    network_of,
+)
 from planner.model.objects import TIER_LEAF_SPINE, TIER_NODE_LEAF, TIER_SPINE_CORE
+from planner.model.ports import COMPUTE
 
 
 class FabricError(ValueError):
@@ -289,19 +297,43 @@ def default_switch(doc: Document) -> str:
     """The switch type a plan uses: its fabric switches' type, else the catalogue's first switch
     speaking the design basis's fabric kind (any switch when none does)."""
     for device in doc.devices.values():
-        if device.role and doc.catalog[device.type].kind == SWITCH:
+        if in_compute_fabric(device.role) and doc.catalog[device.type].kind == SWITCH:
             return device.type
     wanted = INFINIBAND if doc.basis.fabric_kind == INFINIBAND else ETHERNET
-    switches = [s for s in doc.catalog.of_kind(SWITCH) if switch_protocol(s) == wanted]
-    return (switches or doc.catalog.of_kind(SWITCH))[0].key
+    switches = [s for s in doc.catalog.fabric_switches() if switch_protocol(s) == wanted]
+    return (switches or doc.catalog.fabric_switches())[0].key
 
 
 def fabric_counts(doc: Document) -> dict:
-    """Counts for ``planner fabric --json``.
+    """Counts for ``planner fabric --json``: the compute fabric's (DESIGN §7), and under
+    ``networks`` every network's switches by role and cables by tier (``network_counts``).
 
     A plan with a generated fabric (switches with a role) reports what it holds; a plan
     without one reports the fabric the generator would build for its nodes.
     """
+    counts = _compute_counts(doc)
+    counts["networks"] = network_counts(doc)
+    return counts
+
+
+def network_counts(doc: Document) -> dict[str, dict[str, dict[str, int]]]:
+    """Each network's switches by role and cables by tier, every role and tier listed (0 when
+    the plan has none), in ``planner.model.networks`` order."""
+    found: dict[str, dict[str, dict[str, int]]] = {
+        network: {"switches": dict.fromkeys(ROLES_OF.get(network, ()), 0), "links": dict.fromkeys(tiers, 0)}
+        for network, tiers in TIERS_OF.items()}
+    for device in doc.devices.values():
+        network = NETWORK_OF_ROLE.get(device.role)
+        if network is not None:
+            found[network]["switches"][device.role] += 1
+    for link in doc.links.values():
+        links = found[network_of(link)]["links"]
+        if link.tier in links:  # a hand-drawn compute cable of an older file has no tier
+            links[link.tier] += 1
+    return found
+
+
+def _compute_counts(doc: Document) -> dict:
     nodes = node_devices(doc)
     roles = {"leaf": 0, "spine": 0, "core": 0}
     for device in doc.devices.values():
@@ -312,7 +344,7 @@ def fabric_counts(doc: Document) -> dict:
         design = design_fabric(len(nodes), rails_of(doc, nodes), switch.port_count, doc.basis.oversubscription)
         return design.counts()
     links = {TIER_NODE_LEAF: 0, TIER_LEAF_SPINE: 0, TIER_SPINE_CORE: 0}
-    for link in doc.links.values():
+    for link in doc.links_in(COMPUTE).values():
         if link.tier in links:
             links[link.tier] += 1
     rails = rails_of(doc, nodes)

@@ -29,6 +29,7 @@ from planner.fabric.bundles import CableBundles, Flow, Route
 from planner.fabric.routing import Router
 from planner.model.basis import DesignBasis
 from planner.model.document import Document
+from planner.model.networks import DATA_NETWORKS, network_of_tier
 from planner.model.objects import Point
 
 ROW, CROSS = "row", "cross"
@@ -138,7 +139,11 @@ class TrayLoads:
     def apply(self, flows: list[Flow]) -> set[str]:
         """Lay (and take off) the cables of ``flows``; the ids of the trays whose load changed."""
         changed: set[Tray] = set()
-        for route, counts in flows:
+        for route, every in flows:
+            # power cords and hoses stay in their rack: only data cables lie in a tray
+            counts = {attrs: n for attrs, n in every.items() if network_of_tier(attrs[1]) in DATA_NETWORKS}
+            if not counts:
+                continue
             area = sum(self._areas.get(media, 0) * n for (media, _tier, _rail), n in counts.items())
             cables = sum(counts.values())
             legs = self._legs_of(route, cables)

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from planner.io.cells import unneutralise
 from planner.io.discovery.records import read_text
+from planner.model.ports import NETWORKS
 
 #: The largest real hall: 131,072 GPUs on 16,384 nodes is ~400k cables (131k node-leaf, as many
 #: leaf-spine and ~130k spine-core). A cables-csv row is ~170 bytes (measured: 4.2 MB for the
@@ -51,7 +52,7 @@ HEADER_SEARCH = 5
 _NON_NAME = re.compile(r"[^0-9a-z]+")
 #: Column names (normalised) → field; cables-csv and UFM P2P spellings.
 ALIASES = {
-    "label": "label",
+    "label": "label", "network": "network",
     "arack": "a_rack", "au": "a_u", "aru": "a_u", "adevice": "a_device", "anodename": "a_device",
     "aport": "a_port",
     "brack": "b_rack", "bu": "b_u", "bru": "b_u", "bdevice": "b_device", "bport": "b_port",
@@ -91,12 +92,14 @@ class ListedEnd:
 
 @dataclass(frozen=True, slots=True)
 class ListedCable:
-    """A row of the list: its row number, both ends and its label ("" = none)."""
+    """A row of the list: its row number, both ends, its label ("" = none) and the network it says
+    the cable is on ("" = not given: the ends decide)."""
 
     row: int
     a: ListedEnd
     b: ListedEnd
     label: str = ""
+    network: str = ""
 
 
 @dataclass
@@ -203,6 +206,10 @@ def _read_row(listed: CableList, columns: dict[str, int], cells: list[str], row:
         verb = "is" if len(empty) == 1 else "are"
         listed.problems.append((row, f"{' and '.join(shown(c) for c in empty)} {verb} empty"))
         return
+    network = values.get("network", "").lower()
+    if network and network not in NETWORKS:
+        listed.problems.append((row, f"network {shown(values['network'])} is not one of {', '.join(NETWORKS)}"))
+        return
     a = ListedEnd(values.get("a_rack", ""), values.get("a_u", ""), values["a_device"], values["a_port"])
     b = ListedEnd(values.get("b_rack", ""), values.get("b_u", ""), values["b_device"], values["b_port"])
-    listed.cables.append(ListedCable(row, a, b, values.get("label", "")))
+    listed.cables.append(ListedCable(row, a, b, values.get("label", ""), network))

@@ -27,6 +27,7 @@ from planner.model.basis import BASIS_CHOICES, DesignBasis
 from planner.model.catalog import ALL_KINDS, PROTOCOLS, CatalogItem, builtin_catalog
 from planner.model.document import Document, prefix_of
 from planner.model.long_lived import long_lived_objects
+from planner.model.networks import ALL_ROLES, ALL_TIERS
 from planner.model.objects import (
     CABLE_STATES,
     COLLECTIONS,
@@ -290,7 +291,8 @@ def _check_basis(basis: DesignBasis) -> None:
 _SHAPED = ("zones", "obstacles")
 
 
-_TYPED_KINDS = (("racks", ("rack",)), ("devices", ("node", "switch", "storage", "rack_pdu", "rack_cdu")),
+_TYPED_KINDS = (("racks", ("rack",)),
+                ("devices", ("node", "switch", "storage", "rack_pdu", "rack_cdu", "rack_manifold")),
                 ("floor_units", ("row_cdu", "cabinet")), ("busbars", ("busbar",)))
 
 
@@ -309,10 +311,12 @@ def _references_hold(doc: Document) -> bool:
             and {bus.side for bus in doc.busbars.values()} <= set(SIDES)
             and all(_targets_hold(doc, reference) for reference in _HELD)
             and {link.state for link in doc.links.values()} <= set(CABLE_STATES)
+            and {link.tier for link in doc.links.values()} <= set(ALL_TIERS)
+            and {device.role for device in devices.values()} <= set(ALL_ROLES)
             and {note.status for note in doc.comments.values()} <= set(COMMENT_STATUSES)
             and {under.kind for under in doc.underlays.values()} <= set(UNDERLAY_KINDS)):
         return False
-    ports_of_type = {key: frozenset(items[key].port_names()) for key in {d.type for d in devices.values()}}
+    ports_of_type = {key: frozenset(items[key].all_port_names()) for key in {d.type for d in devices.values()}}
     ports_of = {device_id: ports_of_type[device.type] for device_id, device in devices.items()}
     try:  # an end naming no device is a KeyError
         for link in doc.links.values():
@@ -340,6 +344,8 @@ def _report_reference(doc: Document) -> None:
     for index, bus in enumerate(doc.busbars.values()):
         _require(bus.side in SIDES, f"$.busbars[{index}].side", "must be A or B")
     for index, device in enumerate(doc.devices.values()):
+        _require(device.role in ALL_ROLES, f"$.devices[{index}].role",
+                 _ROLE_CHOICES)
         _require_references(doc, f"$.devices[{index}]", device)
     for index, note in enumerate(doc.comments.values()):
         _require(note.status in COMMENT_STATUSES, f"$.comments[{index}].status", "must be open or resolved")
@@ -349,17 +355,23 @@ def _report_reference(doc: Document) -> None:
     for index, link in enumerate(doc.links.values()):
         _require(link.state in CABLE_STATES, f"$.links[{index}].state",
                  f"must be one of {', '.join(CABLE_STATES)}")
+        _require(link.tier in ALL_TIERS, f"$.links[{index}].tier",
+                 _TIER_CHOICES)
         _require_references(doc, f"$.links[{index}]", link)
         for end in ("a", "b"):
             device_id = getattr(link, f"{end}_device")
             linked = doc.devices[device_id]
             ports = ports_of_type.get(linked.type)
             if ports is None:
-                ports = ports_of_type[linked.type] = set(doc.catalog[linked.type].port_names())
+                ports = ports_of_type[linked.type] = set(doc.catalog[linked.type].all_port_names())
             port = getattr(link, f"{end}_port")
             if port not in ports:
                 raise SchemaError(f"$.links[{index}].{end}_port", f"{device_id} has no port {port!r}")
 
+
+#: What a cable's tier and a device's role may be, in words ("" = none: a compute cable, no role).
+_TIER_CHOICES = "must be one of " + ", ".join(tier or '""' for tier in ALL_TIERS)
+_ROLE_CHOICES = "must be one of " + ", ".join(role or '""' for role in ALL_ROLES)
 
 #: The references a file must hold true: owned and assigned ones (a comment may outlive its object).
 _HELD = tuple(r for r in all_references() if r.ref.hold != NOTE)

@@ -8,16 +8,20 @@ NetBox reads them (surrounding spaces stripped) and a cell the export neutralise
 
 What comes back: racks (name, type), devices (rack, U, type, hostname: a hostname
 ``<rack>-<name>`` gives the device that name and the default hostname, any other is kept as the
-device's own hostname and is its name too), cables (ends, label, media, NetBox's length as both
-routed and stock length until the caller routes them on the new floor, planned or run),
-busbar runs from power panels with each rack's feed A and B, and the fabric roles (leaf, spine,
-core), tiers and rails the rules need. What NetBox does not hold is made up and said so in the
-notes: the floor (``planner.io.netbox_layout``), the floor rating, CDUs and coolant loops.
+device's own hostname and is its name too), the cables of every network (ends, label, media,
+NetBox's length as both routed and stock length until the caller routes them on the new floor,
+planned or run): data cables between interfaces and power cords from a PSU's power port to a PDU
+outlet, each on the network and tier its tags name or its ports and ends' roles say
+(``planner.io.netbox_networks``), busbar runs from power panels with each rack's feed A and B, and
+the switch roles of every network (compute leaf, spine, core; storage leaf and spine; management
+access and aggregation) and the rails the rules need. What NetBox does not hold is made up and
+said so in the notes: the floor (``planner.io.netbox_layout``), the floor rating, CDUs, coolant
+loops and hoses (NetBox has no model for a hose).
 
 References NetBox itself requires (a device's rack and type, a cable's devices, a feed's panel)
 must resolve, or the read stops with ``NetBoxReadError`` naming the file and row; things NetBox
-allows but the plan cannot hold (an unracked device, a cable to a console port) are left out and
-counted in the notes.
+allows but the plan cannot hold (an unracked device, a cable to a console port or a power feed)
+are left out and counted in the notes.
 """
 
 from __future__ import annotations
@@ -45,17 +49,22 @@ from planner.io.netbox_names import (
     CABLE_TYPES,
     INTERFACE_END,
     LENGTH_UNITS_M,
+    NETWORK_OF_TAG,
+    POWER_OUTLET_END,
+    POWER_PORT_END,
+    TIER_OF_TAG,
     interface_speed,
+    kind_from_role,
     state_from_status,
     unneutralise,
 )
+from planner.io.netbox_networks import assign_networks
 from planner.model.basis import DesignBasis
 from planner.model.bounds import field_problem
 from planner.model.catalog import (
     BUSBAR,
     ETHERNET,
     INFINIBAND,
-    NODE,
     SWITCH,
     Catalog,
     builtin_catalog,
@@ -63,18 +72,16 @@ from planner.model.catalog import (
 from planner.model.document import Document, natural_key
 from planner.model.labels import derived_label
 from planner.model.objects import (
-    TIER_LEAF_SPINE,
-    TIER_NODE_LEAF,
-    TIER_SPINE_CORE,
     BusbarRun,
     Device,
     Link,
     Rack,
     Zone,
 )
+from planner.model.ports import COMPUTE
 
-_TIERS = {frozenset({"node", "leaf"}): TIER_NODE_LEAF, frozenset({"leaf", "spine"}): TIER_LEAF_SPINE,
-          frozenset({"spine", "core"}): TIER_SPINE_CORE}
+#: The components a plan cable ends on: interfaces (data), PSUs' power ports and PDU outlets (cords).
+CABLE_ENDS = (INTERFACE_END, POWER_PORT_END, POWER_OUTLET_END)
 Row = tuple[str, dict[str, str]]
 
 
@@ -139,9 +146,10 @@ class _Reader:
         self._read_types()
         racks, site, locations = self._racks()
         devices, names = self._devices(racks)
-        links = self._cables(names)
+        links, tagged = self._cables(names)
         busbars = self._power(racks)
-        ethernet = self._fabric(devices, links)
+        assign_networks(self.catalog, devices, links, tagged)
+        ethernet = self._ethernet()
         for item in self.catalog.custom_items():
             _check(item, f"{self.folder / 'device-types'}: {item.name}", tuple(f.name for f in fields(item)))
         rows = rows_by_name(list(racks.values()), locations)
@@ -176,6 +184,8 @@ class _Reader:
              "no floor ratings): set the survey's"),
             "design basis at its defaults (voltage, derating, redundancy, trays …): NetBox holds none",
             "no CDUs or coolant loops (NetBox does not record them): liquid-cooled racks show C4 until assigned",
+            ("no coolant hoses (NetBox has no model for a hose): liquid-cooled devices show C10 until "
+             "planner fabric hoses them"),
         ]
         return NetBoxImport(doc, self.notes)
 
@@ -336,12 +346,14 @@ class _Reader:
         self.notes.append(f"{len(unplaced)} device(s) in a rack without a position put at the lowest free U")
 
     # -------------------------------------------------------------- cables
-    def _cables(self, names: dict[str, tuple[Device, NetBoxType]]) -> list[Link]:
+    def _cables(self, names: dict[str, tuple[Device, NetBoxType]]) -> tuple[list[Link], dict[str, tuple[str, str]]]:
+        """The cables, and the (network, tier) their tags name by link id (``netbox_networks``)."""
         required = ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name")
         links: list[Link] = []
+        tagged: dict[str, tuple[str, str]] = {}
         other = unmapped = no_media = 0
         for where, values in self._csv("cables.csv", required, optional=True):
-            if values["side_a_type"] != INTERFACE_END or values["side_b_type"] != INTERFACE_END:
+            if values["side_a_type"] not in CABLE_ENDS or values["side_b_type"] not in CABLE_ENDS:
                 other += 1
                 continue
             ends = []
@@ -358,20 +370,25 @@ class _Reader:
             if unit not in LENGTH_UNITS_M:
                 raise NetBoxReadError(where, f"length_unit: {unit!r} is not one of {', '.join(LENGTH_UNITS_M)}")
             length = round(_number(values.get("length", ""), where, "length") * LENGTH_UNITS_M[unit], 2)
-            media = self._media(values.get("type", ""), values.get("description", ""), length)
-            no_media += not media
+            power = POWER_PORT_END in (values["side_a_type"], values["side_b_type"])
+            media = "" if power else self._media(values.get("type", ""), values.get("description", ""), length)
+            no_media += not media and not power
             link = Link(id=f"link-{len(links) + 1}", a_device=ends[0][0].id, a_port=str(ends[0][1]),
                         b_device=ends[1][0].id, b_port=str(ends[1][1]), media=media, length_m=length, stock_m=length,
                         label=values.get("label", ""), state=state_from_status(values.get("status", "")))
             _check(link, where, ("label", "length_m"))
             links.append(link)
+            tags = [tag.strip() for tag in values.get("tags", "").split(",")]
+            tagged[link.id] = (next((NETWORK_OF_TAG[t] for t in tags if t in NETWORK_OF_TAG), ""),
+                               next((TIER_OF_TAG[t] for t in tags if t in TIER_OF_TAG), ""))
         if other:
-            self.notes.append(f"{other} cable(s) not between two interfaces (power, console …) left out")
+            self.notes.append(f"{other} cable(s) not between interfaces, power ports and outlets (console, feed …) "
+                              "left out")
         if unmapped:
-            self.notes.append(f"{unmapped} cable(s) on an interface that is not a fabric port of its type left out")
+            self.notes.append(f"{unmapped} cable(s) on a component that is not a port of its type left out")
         if no_media:
             self.notes.append(f"{no_media} cable(s) of a type with no catalogue media: N7 reports them")
-        return links
+        return links, tagged
 
     def _media(self, slug: str, description: str, length_m: float) -> str:
         """The catalogue media of a cable: by the description the export writes (the media's name),
@@ -437,36 +454,18 @@ class _Reader:
         return (named or carrying).key
 
     # -------------------------------------------------------------- fabric
-    def _fabric(self, devices: list[Device], links: list[Link]) -> bool:
-        """Tier and rail of every cable, rail and SU of every rail leaf; True on an Ethernet fabric."""
-        by_id = {d.id: d for d in devices}
-        role = {d.id: "node" if self.catalog[d.type].kind == NODE else d.role for d in devices}
-        leaf_rails: dict[str, set[int]] = defaultdict(set)
-        leaf_nodes: dict[str, set[str]] = defaultdict(set)
-        for link in links:
-            link.tier = _TIERS.get(frozenset({role[link.a_device], role[link.b_device]}), "")
-            if link.tier == TIER_NODE_LEAF:
-                node, port, leaf = ((link.a_device, link.a_port, link.b_device) if role[link.a_device] == "node"
-                                    else (link.b_device, link.b_port, link.a_device))
-                names = self.catalog[by_id[node].type].port_names()
-                link.rail = names.index(port) + 1 if port in names else 0
-                leaf_rails[leaf].add(link.rail)
-                leaf_nodes[leaf].add(node)
-        sus: dict[frozenset[str], int] = {}
-        for leaf_id in sorted(leaf_rails, key=lambda d: natural_key(by_id[d].name)):
-            rails = leaf_rails[leaf_id]
-            if len(rails) == 1:  # a rail leaf (a single-switch fabric carries every rail: rail 0)
-                by_id[leaf_id].rail = next(iter(rails))
-                by_id[leaf_id].su = sus.setdefault(frozenset(leaf_nodes[leaf_id]), len(sus) + 1)
-        for link in links:
-            if link.tier == TIER_LEAF_SPINE:
-                leaf_device = by_id[link.a_device if role[link.a_device] == "leaf" else link.b_device]
-                link.rail = leaf_device.rail
-        speeds = Counter(kind[1] for t in self.types.values() for _n, k, _m in t.interfaces
-                         if (kind := interface_speed(k)))
+    def _ethernet(self) -> bool:
+        """Whether the compute fabric is Ethernet: most interfaces on the compute rails of the types
+        are of an Ethernet type (the other networks' ports are Ethernet on either fabric)."""
+        speeds: Counter[bool] = Counter()
+        for netbox_type in self.types.values():
+            rails = set(self.catalog[netbox_type.key].port_names(COMPUTE)) if netbox_type.key else set()
+            speeds.update(kind[1] for name, slug, _m in netbox_type.interfaces
+                          if netbox_type.ports.get(name) in rails and (kind := interface_speed(slug)))
         return bool(speeds) and speeds[False] > speeds[True]
 
 
 def _switch_role(role: str) -> str:
-    text = role.casefold()
-    return next((word for word in ("leaf", "spine", "core") if word in text), "")
+    """The plan's switch role of a NetBox role (the set's own names exactly, others by their words)."""
+    found = kind_from_role(role)
+    return found[1] if found is not None and found[0] == SWITCH else ""

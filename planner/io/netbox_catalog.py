@@ -7,8 +7,11 @@ as a user's own types are, built from what the YAML says: U height, weight, the 
 (the interfaces of a type the set writes, ``infiniband-ndr``, ``400gbase-x-osfp`` …; all of them
 when none is), their speed, and the steady and peak draw summed over the power ports. Its kind
 comes from the NetBox role of the devices of that type (``netbox_names.kind_from_role``). A custom
-type's ports take the planner's names (``P1`` … for a GPU node, ``1`` … or ``1/1`` … for others)
-and the YAML's interfaces map onto them in order, so cables land on the same ports.
+type's ports take the planner's names (``P1`` … for a GPU node, ``1`` … or ``1/1`` … for others;
+its management-only interfaces an out-of-band group, ``BMC`` or ``mgmt0``; its power ports PSUs
+``PSU1`` …, with their inlet when it is C14 or C20) and the YAML's components map onto them in
+order, so cables and power cords land on the same ports. A custom PDU gets no outlets (the
+plan's outlet groups need a breaker and phase per group, which the YAML does not say).
 
 A rack maps to the catalogue rack named in its description, else to one of its U height and
 outer size; else it becomes a custom rack of that size.
@@ -24,18 +27,31 @@ from pathlib import Path
 
 from planner.io.netbox_names import (
     DEFAULT_MANUFACTURER,
+    INLET_TYPES,
     interface_speed,
     kind_from_role,
     manufacturer_of,
     slugify,
     type_slug,
 )
-from planner.model.catalog import NODE, RACK, RACK_PDU, STORAGE, SWITCH, Catalog, CatalogItem
+from planner.model.catalog import (
+    NODE,
+    RACK,
+    RACK_PDU,
+    STORAGE,
+    SWITCH,
+    Catalog,
+    CatalogItem,
+    default_stem,
+)
+from planner.model.ports import OOB, group_names, port_group, psu_names
 
 #: Kilograms per NetBox weight unit (WeightUnitChoices).
 WEIGHT_UNITS_KG = {"kg": 1.0, "g": 0.001, "lb": 0.45359237, "oz": 0.028349523125}
 #: Millimetres per NetBox rack dimension unit (RackDimensionUnitChoices).
 DIMENSION_UNITS_MM = {"mm": 1.0, "in": 25.4}
+#: A PSU's inlet by its NetBox power port type (C14, C20).
+_INLETS = {slug: inlet for inlet, slug in INLET_TYPES.items()}
 _TWIN = re.compile(r"^(\d+)/(\d+)$")
 #: A custom type's source note keeps this much of the YAML's comments (the format allows 10,000).
 SOURCE_MAX = 2_000
@@ -71,6 +87,9 @@ class NetBoxType:
     steady_w: float
     peak_w: float
     source: str
+    #: Its power ports (PSUs, a PDU's inlet) and power outlets in order, each (name, NetBox type).
+    power_ports: list[tuple[str, str]] = field(default_factory=list)
+    outlets: list[tuple[str, str]] = field(default_factory=list)
     key: str = ""
     ports: dict[str, str] = field(default_factory=dict)
 
@@ -143,6 +162,7 @@ def parse_device_type(data: object) -> NetBoxType:
         if not isinstance(entry.get("type", ""), str):
             raise DeviceTypeError(f"interfaces[{index}].type: not text")
         interfaces.append((entry["name"].strip(), entry.get("type", ""), entry.get("mgmt_only") is True))
+    power_ports, outlets = _components(data, "power-ports"), _components(data, "power-outlets")
     steady = peak = 0.0
     for index, entry in enumerate(data.get("power-ports") or []):
         try:
@@ -157,7 +177,19 @@ def parse_device_type(data: object) -> NetBoxType:
     return NetBoxType(manufacturer=_text(data, "manufacturer"), model=_text(data, "model"),
                       slug=_text(data, "slug", required=False), u_height=_number(data, "u_height"),
                       weight_kg=_number(data, "weight") * WEIGHT_UNITS_KG[unit], interfaces=interfaces,
-                      steady_w=steady, peak_w=peak, source=_text(data, "comments", required=False))
+                      steady_w=steady, peak_w=peak, source=_text(data, "comments", required=False),
+                      power_ports=power_ports, outlets=outlets)
+
+
+def _components(data: dict, key: str) -> list[tuple[str, str]]:
+    """(name, type) of each entry of a component list (power ports, outlets): each needs a name."""
+    found = []
+    for index, entry in enumerate(data.get(key) or []):
+        if not isinstance(entry.get("name"), str) or not entry["name"].strip():
+            raise DeviceTypeError(f"{key}[{index}]: needs a name")
+        kind = entry.get("type", "")
+        found.append((entry["name"].strip(), kind if isinstance(kind, str) else ""))
+    return found
 
 
 def match_catalogue(catalog: Catalog, types: list[NetBoxType]) -> None:
@@ -173,13 +205,24 @@ def match_catalogue(catalog: Catalog, types: list[NetBoxType]) -> None:
 
 
 def _map_ports(netbox_type: NetBoxType, item: CatalogItem) -> None:
-    """Interface name → plan port: the same name where the type has it, else in order."""
-    names = item.port_names()
-    interfaces = netbox_type.fabric_interfaces()
-    if set(interfaces) <= set(names):
-        netbox_type.ports = {name: name for name in interfaces}
-    else:
-        netbox_type.ports = dict(zip(interfaces, names, strict=False))
+    """Component name → plan port: every interface, power port and outlet by the same name when
+    the catalogue type has them all (the set's own types: ports of every network), else in order:
+    the fabric interfaces onto the rails, the management-only ones onto the type's own management
+    ports, the power ports onto its PSUs and the outlets onto its outlets."""
+    every = set(item.all_port_names())
+    interfaces = [name for name, _kind, _mgmt in netbox_type.interfaces]
+    power = [name for name, _kind in netbox_type.power_ports]
+    outlets = [name for name, _kind in netbox_type.outlets]
+    if {*interfaces, *power, *outlets} <= every:
+        netbox_type.ports = {name: name for name in (*interfaces, *power, *outlets)}
+        return
+    mgmt = [name for name, _kind, is_mgmt in netbox_type.interfaces if is_mgmt]
+    own = [name for group in item.port_groups if group["network"] == OOB and group["count"] == 1
+           for name in group_names(group)]
+    netbox_type.ports = (dict(zip(netbox_type.fabric_interfaces(), item.port_names(), strict=False))
+                         | dict(zip(mgmt, own, strict=False))
+                         | dict(zip(power, psu_names(item.psu_count), strict=False))
+                         | dict(zip(outlets, item.outlet_names(), strict=False)))
 
 
 def custom_type(catalog: Catalog, netbox_type: NetBoxType, roles: Counter[str]) -> CatalogItem:
@@ -201,6 +244,9 @@ def custom_type(catalog: Catalog, netbox_type: NetBoxType, roles: Counter[str]) 
     if kind == SWITCH and interfaces and all(matches) and lanes == set(range(1, len(lanes) + 1)) \
             and len(interfaces) % len(lanes) == 0:
         per_cage, cages = len(lanes), len(interfaces) // len(lanes)  # twin-port cages: 1/1, 1/2 …
+    psus = [kind for _name, kind in netbox_type.power_ports] if kind != RACK_PDU else []
+    inlets = {_INLETS.get(kind, "") for kind in psus}
+    mgmt = sum(1 for _name, _kind, is_mgmt in netbox_type.interfaces if is_mgmt)
     stem = slugify(f"{netbox_type.manufacturer}-{netbox_type.model}", 200) or "type"
     key, number = f"custom-{stem}", 2
     while key in catalog:
@@ -213,7 +259,11 @@ def custom_type(catalog: Catalog, netbox_type: NetBoxType, roles: Counter[str]) 
         power_w=netbox_type.steady_w, power_peak_w=netbox_type.peak_w or netbox_type.steady_w,
         gpus=len(interfaces) if kind == NODE else 0, port_cages=cages, ports_per_cage=per_cage,
         port_speed_gbps=speeds.most_common(1)[0][0] if speeds else 0.0,
-        manufacturer="" if netbox_type.manufacturer == DEFAULT_MANUFACTURER else netbox_type.manufacturer[:200])
+        manufacturer="" if netbox_type.manufacturer == DEFAULT_MANUFACTURER else netbox_type.manufacturer[:200],
+        psu_count=len(psus) or None, psu_inlet=inlets.pop() if len(inlets) == 1 else "")
+    if mgmt:  # its own management ports: an out-of-band group of the kind's name (BMC, mgmt0)
+        group_stem, first = default_stem(kind, OOB)
+        item.port_groups = [port_group(OOB, "RJ45", mgmt, 1.0, group_stem, first if mgmt == 1 else first or 1)]
     catalog.add(item)
     netbox_type.key = key
     _map_ports(netbox_type, item)

@@ -11,15 +11,21 @@ so that what is written is what is read. Everything here is taken from the sourc
   ``utilities/forms/utils.py`` ``validate_csv``), so only columns that every release from v4.0.0 to
   v4.6.0 accepts are used: racks without ``form_factor`` (4.0 called it ``type``), cables without
   ``side_a_site`` (4.4 and later).
-- Slugs: ``netbox/dcim/choices.py`` InterfaceTypeChoices (``infiniband-ndr``, ``400gbase-x-osfp`` …),
-  CableTypeChoices (``dac-passive``, ``dac-active``, ``mmf-om4``, ``smf-os2``), LinkStatusChoices,
-  CableLengthUnitChoices, PowerPortTypeChoices and the PowerFeed status/type/supply/phase choices;
+- Slugs: ``netbox/dcim/choices.py`` InterfaceTypeChoices (``infiniband-ndr``, ``400gbase-x-osfp``,
+  ``400gbase-x-qsfp112``, ``100gbase-x-qsfp28``, ``1000base-t`` …), CableTypeChoices (``dac-passive``,
+  ``dac-active``, ``mmf-om4``, ``smf-os2``, ``cat6a``, ``power``), LinkStatusChoices,
+  CableLengthUnitChoices, PowerPortTypeChoices, PowerOutletTypeChoices (``iec-60320-c13``/``c19``),
+  PowerOutletFeedLegChoices (A, B, C) and the PowerFeed status/type/supply/phase choices, each
+  present in v4.0.0 and v4.6.8;
   ``netbox/netbox/choices.py`` WeightUnitChoices (``kg``).
 - Lengths: ``netbox/dcim/models`` (Device.name 64 characters; rack, site, location, manufacturer,
   role, device-type model, power panel and feed names and cable labels 100; descriptions 200).
 - Device types: the devicetype-library schema (``schema/devicetype.json``, ``components.json``):
   manufacturer, model, slug (``^[-a-z0-9_]+$``, at most 100), u_height, is_full_depth, weight with
-  weight_unit, interfaces and power-ports each with a name and a type.
+  weight_unit, interfaces and power-ports each with a name and a type, power-outlets with a name,
+  type, power_port and feed_leg.
+- Tags: ``netbox/netbox/forms/bulk_import.py`` NetBoxModelImportForm ``tags`` (tag slugs, comma
+  separated, of tags that exist: ``tags.csv``, extras TagImportForm name, slug, color, description).
 """
 
 from __future__ import annotations
@@ -30,7 +36,26 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from planner.io.cells import FORMULA_STARTS, unneutralise  # noqa: F401 (the cell rule, re-exported for readers)
-from planner.model.catalog import NODE, RACK_CDU, RACK_PDU, STORAGE, SWITCH, CatalogItem
+from planner.model.catalog import (
+    NODE,
+    RACK_CDU,
+    RACK_MANIFOLD,
+    RACK_PDU,
+    STORAGE,
+    SWITCH,
+    CatalogItem,
+)
+from planner.model.networks import (
+    NETWORK_OF_TIER,
+    NETWORK_WORDS,
+    ROLE_INBAND_ACCESS,
+    ROLE_INBAND_AGG,
+    ROLE_OOB_ACCESS,
+    ROLE_OOB_AGG,
+    ROLE_STORAGE_LEAF,
+    ROLE_STORAGE_SPINE,
+)
+from planner.model.ports import COMPUTE, INBAND, OOB, POWER, STORAGE_NET, Port
 
 #: The manufacturer NetBox files a catalogue type under when its entry names none: the built-in
 #: racks, PDUs, CDUs and storage are classes of equipment, not one vendor's product.
@@ -45,13 +70,17 @@ RACK_COLUMNS = ("site", "location", "name", "status", "width", "u_height", "oute
 DEVICE_COLUMNS = ("name", "role", "manufacturer", "device_type", "status", "site", "location", "rack",
                   "position", "face")
 CABLE_COLUMNS = ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
-                 "type", "status", "label", "length", "length_unit", "description")
+                 "type", "status", "label", "length", "length_unit", "description", "tags")
+TAG_COLUMNS = ("name", "slug", "color", "description")
 POWER_PANEL_COLUMNS = ("site", "location", "name", "description")
 POWER_FEED_COLUMNS = ("site", "power_panel", "location", "rack", "name", "status", "type", "supply", "phase",
                       "voltage", "amperage", "max_utilization", "description")
 
-#: Cable ends that are device interfaces (CableImportForm side_a_type: app_label.model).
+#: Cable ends (CableImportForm side_a_type: app_label.model): a device interface, a PSU's power
+#: port, a rack PDU's power outlet.
 INTERFACE_END = "dcim.interface"
+POWER_PORT_END = "dcim.powerport"
+POWER_OUTLET_END = "dcim.poweroutlet"
 
 #: NetBox's maximum lengths (dcim/models: ``max_length``) of the names the set writes.
 DEVICE_NAME_MAX = 64
@@ -63,10 +92,30 @@ DESCRIPTION_MAX = 200
 _IB_TYPES = {100: "infiniband-edr", 200: "infiniband-hdr", 400: "infiniband-ndr", 800: "infiniband-xdr"}
 _ETH_TYPES = {100: "100gbase-x-qsfp28", 200: "200gbase-x-qsfp56", 400: "400gbase-x-osfp", 800: "800gbase-x-osfp"}
 OTHER = "other"
+#: Interface type by the port's connector and speed (Gb/s), for ports outside the InfiniBand rails.
+#: NetBox has no 100G QSFP112 type: a QSFP112 cage at 100G takes QSFP28 optics, ``100gbase-x-qsfp28``.
+_CAGE_TYPES = {
+    ("OSFP", 400): "400gbase-x-osfp", ("OSFP", 800): "800gbase-x-osfp",
+    ("QSFP112", 400): "400gbase-x-qsfp112", ("QSFP112", 100): "100gbase-x-qsfp28",
+    ("QSFP112", 200): "200gbase-x-qsfp56", ("QSFP-DD", 100): "100gbase-x-qsfpdd",
+    ("QSFP-DD", 200): "200gbase-x-qsfpdd", ("QSFP-DD", 400): "400gbase-x-qsfpdd",
+    ("QSFP-DD", 800): "800gbase-x-qsfpdd", ("QSFP56", 200): "200gbase-x-qsfp56",
+    ("QSFP28", 100): "100gbase-x-qsfp28", ("QSFP+", 40): "40gbase-x-qsfpp", ("SFP56", 50): "50gbase-x-sfp56",
+    ("SFP28", 25): "25gbase-x-sfp28", ("SFP+", 10): "10gbase-x-sfpp", ("RJ45", 1): "1000base-t",
+    ("RJ45", 10): "10gbase-t",
+}
+#: Power port type by PSU inlet, power outlet type by PDU outlet (IEC 60320).
+INLET_TYPES = {"C14": "iec-60320-c14", "C20": "iec-60320-c20"}
+OUTLET_TYPES = {"C13": "iec-60320-c13", "C19": "iec-60320-c19"}
+#: A PDU outlet group's phase → the outlet's feed leg; a line-to-line group ("L1-L2") has none.
+FEED_LEGS = {"L1": "A", "L2": "B", "L3": "C"}
+#: Cable type of a power cord (CableTypeChoices TYPE_POWER).
+POWER_CABLE = "power"
 
 #: Cable type by media key (resources/catalog/media.json): 400G SR4 runs on OM4 multimode, DR4 and
 #: FR4 on OS2 single-mode.
-CABLE_TYPES = {"dac": "dac-passive", "acc": "dac-active", "sr4": "mmf-om4", "dr4": "smf-os2", "fr4": "smf-os2"}
+CABLE_TYPES = {"dac": "dac-passive", "acc": "dac-active", "sr4": "mmf-om4", "dr4": "smf-os2", "fr4": "smf-os2",
+               "cat6a": "cat6a"}
 
 #: Metres per NetBox length unit (CableLengthUnitChoices).
 LENGTH_UNITS_M = {"km": 1000.0, "m": 1.0, "cm": 0.01, "mi": 1609.344, "ft": 0.3048, "in": 0.0254}
@@ -88,10 +137,24 @@ _ROLES = {
     (SWITCH, "leaf"): Role("Leaf switch", "leaf-switch", "2196f3", "Rail leaf of a scalable unit"),
     (SWITCH, "spine"): Role("Spine switch", "spine-switch", "3f51b5", "Spine of the fat-tree"),
     (SWITCH, "core"): Role("Core switch", "core-switch", "673ab7", "Core of a three-tier fat-tree"),
+    (SWITCH, ROLE_STORAGE_LEAF): Role("Storage leaf switch", "storage-leaf-switch", "ff5722",
+                                      "Leaf of the storage fabric"),
+    (SWITCH, ROLE_STORAGE_SPINE): Role("Storage spine switch", "storage-spine-switch", "795548",
+                                       "Spine of the storage fabric"),
+    (SWITCH, ROLE_INBAND_ACCESS): Role("In-band access switch", "inband-access-switch", "009688",
+                                       "In-band management access switch"),
+    (SWITCH, ROLE_INBAND_AGG): Role("In-band aggregation switch", "inband-aggregation-switch", "00796b",
+                                    "In-band management aggregation pair"),
+    (SWITCH, ROLE_OOB_ACCESS): Role("OOB access switch", "oob-access-switch", "9e9e9e",
+                                    "Out-of-band management access switch (BMC and mgmt0 ports)"),
+    (SWITCH, ROLE_OOB_AGG): Role("OOB aggregation switch", "oob-aggregation-switch", "616161",
+                                 "Out-of-band management aggregation pair"),
     (SWITCH, ""): Role("Switch", "switch", "607d8b", "Switch outside the generated fabric"),
     (STORAGE, ""): Role("Storage", "storage", "ff9800", "Storage node"),
     (RACK_PDU, ""): Role("PDU", "pdu", "f44336", "0U rack power distribution unit"),
     (RACK_CDU, ""): Role("CDU", "cdu", "00bcd4", "In-rack coolant distribution unit"),
+    (RACK_MANIFOLD, ""): Role("Coolant manifold", "coolant-manifold", "03a9f4",
+                              "0U rack manifold: the quick-disconnects of the liquid-cooled units"),
 }
 
 
@@ -114,7 +177,8 @@ def kind_from_role(role: str) -> tuple[str, str] | None:
         if word in text:
             return SWITCH, word
     words = (("switch", SWITCH), ("gpu", NODE), ("compute", NODE), ("node", NODE), ("server", NODE),
-             ("storage", STORAGE), ("pdu", RACK_PDU), ("power", RACK_PDU), ("cdu", RACK_CDU), ("cool", RACK_CDU))
+             ("storage", STORAGE), ("pdu", RACK_PDU), ("power", RACK_PDU), ("manifold", RACK_MANIFOLD), ("cdu", RACK_CDU),
+             ("cool", RACK_CDU))
     return next(((kind, "") for word, kind in words if word in text), None)
 
 
@@ -124,6 +188,17 @@ def interface_type(speed_gbps: float, infiniband: bool) -> str:
     return table.get(int(speed_gbps), OTHER) if float(speed_gbps).is_integer() else OTHER
 
 
+def port_interface_type(port: Port, infiniband: bool) -> str:
+    """NetBox interface type of a data port: the compute rails by the fabric kind and speed (as
+    ``interface_type``), every other port by its connector and speed, by speed alone on Ethernet
+    when the catalogue gives no connector."""
+    if port.network == COMPUTE:
+        return interface_type(port.speed_gbps, infiniband)
+    speed = port.speed_gbps
+    known = _CAGE_TYPES.get((port.connector, int(speed))) if float(speed).is_integer() else None
+    return known or interface_type(speed, False)
+
+
 def interface_speed(slug: str) -> tuple[float, bool] | None:
     """(Gb/s, is InfiniBand) of an interface type slug the set writes, None for any other."""
     for table, infiniband in ((_IB_TYPES, True), (_ETH_TYPES, False)):
@@ -131,6 +206,29 @@ def interface_speed(slug: str) -> tuple[float, bool] | None:
             if known == slug:
                 return float(speed), infiniband
     return None
+
+
+@dataclass(frozen=True)
+class Tag:
+    """A NetBox tag the set puts on its cables: one per network and one per tier."""
+
+    name: str
+    slug: str
+    color: str
+    description: str
+
+
+#: The tag of each network (its cables'), and the colours NetBox draws them in (display only).
+_NETWORK_COLORS = {COMPUTE: "4caf50", STORAGE_NET: "ff9800", INBAND: "2196f3", OOB: "9e9e9e", POWER: "f44336"}
+NETWORK_TAGS = {network: Tag(f"Network: {NETWORK_WORDS[network]}", f"net-{network}", color,
+                             f"A cable of the {NETWORK_WORDS[network]} network (Hall Planner)")
+                for network, color in _NETWORK_COLORS.items()}
+#: The tag of each cable tier (``planner.model.networks``), so the reader gets the tier back as written.
+TIER_TAGS = {tier: Tag(f"Tier: {tier}", f"tier-{tier}", _NETWORK_COLORS[network],
+                       f"A {tier} cable of the {NETWORK_WORDS[network]} network (Hall Planner)")
+             for tier, network in NETWORK_OF_TIER.items() if network in _NETWORK_COLORS}
+TIER_OF_TAG = {tag.slug: tier for tier, tag in TIER_TAGS.items()}
+NETWORK_OF_TAG = {tag.slug: network for network, tag in NETWORK_TAGS.items()}
 
 
 def cable_status(state: str) -> str:

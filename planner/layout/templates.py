@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 
 from planner.fabric.generate import generate_fabric
+from planner.fabric.hall import CONNECTING_STEPS, IN_RACK_STEPS, PLACING_STEPS, apply_steps
 from planner.fabric.placement import device_power_w, pdu_type, pdus_per_side, tapoff_limit_w
 from planner.fabric.routing import recompute_lengths
 from planner.fabric.sizing import FabricDesign, FabricError, default_switch, design_fabric
@@ -34,9 +35,12 @@ from planner.layout.rows import (
     lay_rows,
     pods_of,
 )
+from planner.layout.storage_nodes import place_storage_nodes, storage_nodes_needed
 from planner.layout.tray_sizing import size_tray_levels
 from planner.model.catalog import NODE, RACK, RACK_CDU, STORAGE, SWITCH, switch_protocol
+from planner.model.cords import cords_per_side, largest_cord_w
 from planner.model.document import Document
+from planner.model.networks import DATA_NETWORKS, network_of
 from planner.model.objects import Device
 from planner.text import plural
 
@@ -84,13 +88,23 @@ def nodes_per_rack(doc: Document, node_type: str, rack_type: str, rack_kw: float
         raise TemplateError(f"--rack-kw {rack_kw:g} is above the {tapoff_kw:.1f} kW a busbar tap-off "
                             f"carries within {basis.power_warn_fraction:.0%} of its derated rating")
     node_w = device_power_w(doc, node_type)
-    by_power = math.floor(rack_kw * 1000 / node_w + 1e-9)
-    by_units = rack.rack_units // node.height_u
+    # a management switch per rack (basis ``inband_switch_per``/``oob_switch_per``: "rack") takes
+    # its U and weight, and its power within what the rack and its tap-off carry (P4, P2), before
+    # the nodes do (``planner.fabric.management`` puts it at the top)
+    extras = [item for network, per in (("inband", basis.inband_switch_per), ("oob", basis.oob_switch_per))
+              if per == "rack" and (item := doc.catalog.management_switch(network)) is not None]
+    extras_w = sum(device_power_w(doc, i.key) for i in extras)
+    rated_w = math.inf if rack.max_power_kw is None else rack.max_power_kw * 1000 * basis.power_warn_fraction
+    by_power = math.floor(min(rack_kw * 1000, min(rated_w, tapoff_kw * 1000) - extras_w) / node_w + 1e-9)
+    by_units = (rack.rack_units - sum(i.height_u for i in extras)) // node.height_u
     pdu = doc.catalog[pdu_type(doc)]
-    pdus = 2 * pdus_per_side(doc, rack_kw * 1000)
+    most = [node_type] * min(by_power, by_units) + [i.key for i in extras]  # PDUs for their cords (P10, P12)
+    fed = [*most, *(i.key for i in extras)]
+    pdus = 2 * pdus_per_side(doc, rack_kw * 1000 + extras_w, cords_per_side(doc, fed), largest_cord_w(doc, fed))
     floor_kg = (site.slab_rating_kpa * basis.floor_warn_fraction * rack.width_m * rack.depth_m
                 * 1000 / 9.80665)
-    load_kg = min(rack.max_load_kg or math.inf, floor_kg) - rack.weight_kg - pdus * pdu.weight_kg
+    load_kg = (min(rack.max_load_kg or math.inf, floor_kg) - rack.weight_kg - pdus * pdu.weight_kg
+               - sum(i.weight_kg for i in extras))
     by_weight = math.floor(load_kg / node.weight_kg)
     count = min(by_power, by_units, by_weight)
     if count < 1:
@@ -129,6 +143,7 @@ def build_template(name: str, nodes: int | None = None, node_type: str | None = 
     doc.meta.project = f"{name.capitalize()} template, {plural(count, 'node')}"
     doc.meta.author = "Hall Planner template"
     design = _design(doc, count, node_key, switch_key)
+    node_gpus = doc.catalog[node_key].gpus
     if name == "starter":
         if design.tiers != 1:
             raise TemplateError(f"the starter has one leaf: {count} nodes need {design.leaves} leaves")
@@ -153,10 +168,18 @@ def build_template(name: str, nodes: int | None = None, node_type: str | None = 
     except FabricError as exc:
         raise TemplateError(str(exc)) from None
     command.apply(doc)
+    try:
+        if name != "starter":  # the starter is one rack: its flash store and leaf, no storage or in-band switches
+            place_storage_nodes(doc, _storage(doc), storage_nodes_needed(doc, count * node_gpus, _storage(doc)),
+                                kw * 1000)
+            apply_steps(doc, PLACING_STEPS)
+    except FabricError as exc:
+        raise TemplateError(str(exc)) from None
     _name_racks_in_order(doc)
     finish_rows(doc, plan, rows, site)
+    apply_steps(doc, IN_RACK_STEPS if name == "starter" else CONNECTING_STEPS)
     if len(pods_of(rows, site)) > 1:  # the pods moved apart after the fabric was routed
-        recompute_lengths(doc, list(doc.links)).apply(doc)
+        recompute_lengths(doc, [link.id for link in doc.links.values() if network_of(link) in DATA_NETWORKS]).apply(doc)
     size_tray_levels(doc)
     return doc
 
@@ -168,7 +191,7 @@ def _design(doc: Document, count: int, node_key: str, switch_key: str) -> Fabric
         return design_fabric(count, node.port_count, doc.catalog[switch_key].port_count, doc.basis.oversubscription)
     except FabricError as exc:
         able = []
-        for other in doc.catalog.of_kind(SWITCH):
+        for other in doc.catalog.fabric_switches():
             try:
                 design_fabric(count, node.port_count, other.port_count, doc.basis.oversubscription)
             except FabricError:

@@ -89,6 +89,12 @@ class DesignBasis:
     idle_power_fraction: float = 0.3
     #: The ASHRAE liquid-cooling class of the facility water (``ASHRAE_CLASSES``; C9).
     ashrae_class: str = "W32"
+    #: The storage fabric (issue 21): the read bandwidth each GPU must get from shared storage, in
+    #: GB/s (S1 finds a fabric or a storage system short of it), and whether each management
+    #: network has an access switch per rack or per row (``MANAGEMENT_SCOPES``).
+    storage_read_gbps_per_gpu: float = 0.488
+    inband_switch_per: str = "row"
+    oob_switch_per: str = "rack"
     sources: dict[str, str] = field(default_factory=dict)
 
     def source(self, name: str) -> str:
@@ -101,6 +107,13 @@ class DesignBasis:
 
 
 BASIS_SOURCES: dict[str, str] = {
+    "storage_read_gbps_per_gpu": ("NVIDIA DGX SuperPOD RA-11333-001 V11, Table 6 'Guidelines for storage performance', "
+                                  "Best: 125 GBps single-SU aggregate read for 32 DGX H100 (256 GPUs), 500 GBps for "
+                                  "4 SU (1,024 GPUs): 0.488 GB/s per GPU (Good 15 GBps, Better 40 GBps per SU)"),
+    "inband_switch_per": ("Design basis: an in-band access switch per row (64 x 100 GbE, NVIDIA SN4600C class, "
+                          "RA-11333-001 Table 1), uplinked to an aggregation pair"),
+    "oob_switch_per": ("Design basis: an out-of-band access switch per rack (48 x 1 GbE, NVIDIA SN2201 class, "
+                       "RA-11333-001 Table 1), uplinked to an aggregation pair"),
     "voltage_v": "Design basis: 415 V 3-phase supply",
     "power_factor": "Design basis: IT load power factor",
     "derating": "NEC 210.19/215.2 continuous load 80 % (IEC practice 100 %)",
@@ -167,10 +180,14 @@ ASHRAE_CLASSES: Mapping[str, float | None] = MappingProxyType({
     "W17": 17.0, "W27": 27.0, "W32": 32.0, "W40": 40.0, "W45": 45.0, "W+": None,
 })
 ASHRAE_CLASS_CHOICES = tuple(ASHRAE_CLASSES)
+#: Where a management network's access switches stand: one per rack, or one per row (more when
+#: a row has more ports than one switch).
+MANAGEMENT_SCOPES = ("rack", "row")
 
 #: Design-basis fields whose value is one of a few words (the loader and the editors refuse the rest).
 BASIS_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "redundancy": REDUNDANCY_CHOICES, "load_basis": LOAD_BASIS_CHOICES, "fluid": FLUID_CHOICES,
     "floor_method": FLOOR_METHOD_CHOICES, "units": UNIT_CHOICES, "paper": PAPER_CHOICES,
     "ashrae_class": ASHRAE_CLASS_CHOICES,
+    "inband_switch_per": MANAGEMENT_SCOPES, "oob_switch_per": MANAGEMENT_SCOPES,
 })

@@ -202,6 +202,9 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
         "ppue_target": Range(1, 10, "", "partial PUE target: at least 1 (no boundary uses less than its IT power)"),
         "idle_power_fraction": FRACTION,
         "ashrae_class": WORD,
+        "storage_read_gbps_per_gpu": Range(0.001, 1_000, "GB/s", "read bandwidth per GPU from shared storage: "
+                                           "above 0, a zero target would pass a plan with no storage at all"),
+        "inband_switch_per": WORD, "oob_switch_per": WORD,
         "sources": (SOURCE_NOTE, Items(0, 200, "entries", "one note per design-basis field")),
     },
     "CatalogItem": {
@@ -234,7 +237,7 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
         "port_face": WORD,
         "hca_names": (WORD, Items(0, 1_024, "names", "one HCA per rail port")),
         "lldp_naming": WORD,
-        "protocol": WORD,
+        "protocol": WORD, "network": WORD,
         "manufacturer": NAME,
         "port_connector": WORD,
         "port_groups": Items(0, 64, "port groups", "storage, in-band and management ports by connector: a "
@@ -271,7 +274,7 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
         "stock_lengths_m": (LENGTH, Items(0, 100, "lengths", "stock lengths a cable is sold in")),
         "transceivers_per_link": Range(0, 16, "", "optics per cable: 2"),
         "diameter_mm": Range(0, 1_000, "mm", "cable outer diameter: a few mm"),
-        "part": NAME,
+        "part": NAME, "connector": WORD,
     },
 }
 

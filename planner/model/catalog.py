@@ -14,8 +14,10 @@ from planner.model.ports import (
     COMPUTE,
     COOLANT,
     DEFAULT_STEMS,
+    INBAND,
     MGMT_STEM,
     NETWORKS,
+    OOB,
     POWER,
     STORAGE_NET,
     Outlet,
@@ -38,16 +40,22 @@ NODE = "node"
 SWITCH = "switch"
 STORAGE = "storage"
 RACK_PDU = "rack_pdu"
+#: A 0U rack manifold at the rack's rear (like a 0U PDU): the quick-disconnect pairs the
+#: liquid-cooled devices' hoses plug into, fed by the rack's CDU loop.
+RACK_MANIFOLD = "rack_manifold"
 RACK_CDU = "rack_cdu"
 ROW_CDU = "row_cdu"
 CABINET = "cabinet"
 BUSBAR = "busbar"
 
-IN_RACK_KINDS = (NODE, SWITCH, STORAGE, RACK_PDU, RACK_CDU)
+#: The networks a switch may be made for (``CatalogItem.network``): the management networks.
+MANAGEMENT_SWITCH_NETWORKS = (INBAND, OOB)
+
+IN_RACK_KINDS = (NODE, SWITCH, STORAGE, RACK_PDU, RACK_CDU, RACK_MANIFOLD)
 FLOOR_KINDS = (ROW_CDU, CABINET)
-ALL_KINDS = (RACK, NODE, SWITCH, STORAGE, RACK_PDU, RACK_CDU, ROW_CDU, CABINET, BUSBAR)
-#: Kinds that may have coolant quick-disconnects: liquid-cooled devices and the CDUs.
-COOLED_KINDS = (NODE, SWITCH, STORAGE, RACK_CDU, ROW_CDU)
+ALL_KINDS = (RACK, NODE, SWITCH, STORAGE, RACK_PDU, RACK_CDU, RACK_MANIFOLD, ROW_CDU, CABINET, BUSBAR)
+#: Kinds that may have coolant quick-disconnects: liquid-cooled devices, the CDUs and rack manifolds.
+COOLED_KINDS = (NODE, SWITCH, STORAGE, RACK_CDU, ROW_CDU, RACK_MANIFOLD)
 
 #: Where a device's network ports are (``CatalogItem.port_face``): the rack's front or rear face;
 #: "" = not given, read as the rear (``planner.export.install.DEFAULT_PORT_FACE`` says why).
@@ -67,6 +75,7 @@ PALETTE_GROUPS = {
     SWITCH: "Switches",
     ROW_CDU: "Cooling",
     RACK_CDU: "Cooling",
+    RACK_MANIFOLD: "Cooling",
     CABINET: "Power",
     BUSBAR: "Power",
     RACK_PDU: "Power",
@@ -139,6 +148,11 @@ class CatalogItem:
     #: switch saved before the field existed loads with its plan's fabric kind
     #: (``planner.io.migrations``); "" on a switch made in code reads as InfiniBand (``switch_protocol``).
     protocol: str = ""
+    #: Switches: the management network it is made for ("inband" or "oob", ``MANAGEMENT_SWITCH_NETWORKS``),
+    #: so the fabric generator builds that network of it and the compute fabric never picks it;
+    #: "" = a fabric switch (compute, or the storage fabric, which the DGX SuperPOD builds of the
+    #: same switches: RA-11333-001 Table 1).
+    network: str = ""
     #: Who makes it, as NetBox and the devicetype-library name the manufacturer ("" = generic).
     manufacturer: str = ""
     #: Ports beyond the compute rails: storage, in-band and out-of-band (BMC, management) groups
@@ -178,9 +192,12 @@ class CatalogItem:
 
     @property
     def cage_network(self) -> str:
-        """The network of the port cages: a storage node's cages are its storage-fabric ports,
-        every other type's the compute rails."""
-        return STORAGE_NET if self.kind == STORAGE else COMPUTE
+        """The network of the port cages: a storage node's cages are its storage-fabric ports, a
+        management switch's its network's, every other type's the compute rails (a fabric switch
+        in the storage fabric has its cages there: ``planner.model.networks`` goes by its role)."""
+        if self.kind == STORAGE:
+            return STORAGE_NET
+        return self.network or COMPUTE
 
     def port_names(self, network: str | None = None) -> list[str]:
         """Port names as printed on the hardware: of the port cages (no network: the names every
@@ -317,6 +334,7 @@ class MediaType:
     ethernet_reach_m: float = 0.0
     diameter_mm: float = 0.0
     part: str = ""
+    connector: str = ""  # the jack it plugs into when only one kind ("RJ45": twisted pair); "" = the cages
 
     def copy(self) -> MediaType:
         """An independent copy, its stock lengths included."""
@@ -346,6 +364,15 @@ class Catalog:
     def __contains__(self, key: object) -> bool:
         return key in self.items
 
+    def fabric_switches(self) -> list[CatalogItem]:
+        """The switches a compute or storage fabric may be built of: every switch not made for a
+        management network (``CatalogItem.network``)."""
+        return [item for item in self.of_kind(SWITCH) if not item.network]
+
+    def management_switch(self, network: str) -> CatalogItem | None:
+        """The first catalogue switch made for a management network (``inband``, ``oob``), or None."""
+        return next((item for item in self.of_kind(SWITCH) if item.network == network), None)
+
     def of_kind(self, *kinds: str) -> list[CatalogItem]:
         return [item for item in self.items.values() if item.kind in kinds]
 
@@ -361,7 +388,7 @@ class Catalog:
         return next((r for r in racks if r.key == "rack-600x1200-48u"), racks[0])
 
 
-_CATALOG_FILES = ("racks", "nodes", "switches", "storage", "cooling", "power")
+_CATALOG_FILES = ("racks", "nodes", "switches", "storage", "cooling", "manifolds", "power")
 
 
 def _load_builtin() -> tuple[dict[str, CatalogItem], dict[str, MediaType]]:

@@ -21,6 +21,7 @@ from typing import Any
 from planner.model.basis import DesignBasis
 from planner.model.catalog import Catalog, CatalogItem, builtin_catalog
 from planner.model.geometry import extents, footprint_bounds
+from planner.model.networks import NETWORK_OF_TIER, network_of
 from planner.model.objects import (
     COLLECTIONS,
     PREFIX_OF_CLASS,
@@ -38,6 +39,7 @@ from planner.model.objects import (
     Underlay,
     Zone,
 )
+from planner.model.ports import COMPUTE, NETWORKS
 from planner.model.references import assignable, reference_names
 from planner.model.typed import as_points, normalise, normalise_value
 
@@ -99,6 +101,7 @@ class Document:
         self.underlays: dict[str, Underlay] = {}
         self._devices_by_rack: dict[str, set[str]] = {}
         self._links_by_device: dict[str, set[str]] = {}
+        self._links_by_network: dict[str, dict[str, Link]] = {network: {} for network in NETWORKS}
         self._next_number: dict[str, int] = {}
 
     @classmethod
@@ -136,7 +139,10 @@ class Document:
             except KeyError:
                 by_rack[device.rack] = {device.id}
         by_device: dict[str, set[str]] = {device_id: set() for device_id in doc.devices}
+        by_network = doc._links_by_network
+        network_of_tier = NETWORK_OF_TIER.get
         for link in doc.links.values():
+            by_network[network_of_tier(link.tier, COMPUTE)][link.id] = link
             try:
                 by_device[link.a_device].add(link.id)
             except KeyError:
@@ -191,6 +197,12 @@ class Document:
 
     def links_of(self, device_id: str) -> list[Link]:
         return [self.links[link_id] for link_id in sorted(self._links_by_device.get(device_id, ()), key=natural_key)]
+
+    def links_in(self, network: str) -> Mapping[str, Link]:
+        """The cables of one network (``planner.model.networks``), id → cable, in the order they
+        joined it: the compute fabric's rules and exports read ``links_in(COMPUTE)``, so the
+        storage, management, power and coolant cables never count as rails."""
+        return self._links_by_network[network]
 
     def link_ids_of(self, device_id: str) -> set[str]:
         return set(self._links_by_device.get(device_id, ()))
@@ -290,6 +302,7 @@ class Document:
         elif isinstance(obj, Link):
             self._links_by_device.setdefault(obj.a_device, set()).add(obj.id)
             self._links_by_device.setdefault(obj.b_device, set()).add(obj.id)
+            self._links_by_network[network_of(obj)][obj.id] = obj
 
     def remove(self, obj_id: str) -> Any:
         obj = self.collection(obj_id).pop(obj_id)
@@ -298,6 +311,7 @@ class Document:
         elif isinstance(obj, Link):
             self._links_by_device.get(obj.a_device, set()).discard(obj_id)
             self._links_by_device.get(obj.b_device, set()).discard(obj_id)
+            self._links_by_network[network_of(obj)].pop(obj_id, None)
         return obj
 
     def set_fields(self, obj_id: str, values: dict[str, Any]) -> dict[str, Any]:
@@ -317,11 +331,15 @@ class Document:
             for end in _LINK_ENDS:
                 if end in values:
                     self._links_by_device.get(getattr(obj, end), set()).discard(obj_id)
+            if "tier" in values:
+                self._links_by_network[network_of(obj)].pop(obj_id, None)
         for name, value in values.items():
             setattr(obj, name, value)
         if isinstance(obj, Link):
             self._links_by_device.setdefault(obj.a_device, set()).add(obj_id)
             self._links_by_device.setdefault(obj.b_device, set()).add(obj_id)
+            if "tier" in values:
+                self._links_by_network[network_of(obj)][obj_id] = obj
         return old
 
     # ------------------------------------------------------------- dependents

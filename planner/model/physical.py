@@ -29,9 +29,11 @@ from planner.model.catalog import (
     BUSBAR,
     CABINET,
     COOLED_KINDS,
+    MANAGEMENT_SWITCH_NETWORKS,
     NODE,
     RACK,
     RACK_CDU,
+    RACK_MANIFOLD,
     RACK_PDU,
     ROW_CDU,
     STORAGE,
@@ -88,6 +90,10 @@ def _ranges() -> dict[str, dict[str, Range]]:
                   "weight_kg": weight, "rating_a": rating},
         BUSBAR: {"rating_a": rating},
         RACK_PDU: {"rating_a": rating, "weight_kg": weight},
+        RACK_MANIFOLD: {"weight_kg": weight, "height_u": Range(0, 0, "U", "a rack manifold is 0U: it hangs at the "
+                                                          "rack's rear like a 0U PDU"),
+                        "rated_flow_lpm": Range(0.1, 100_000, "L/min", "a rack manifold's rated flow: above 0, "
+                                                                       "C11 divides by it")},
     }
     for kind in _MOUNTED:
         table[kind] = {"height_u": height, "weight_kg": weight, "width_m": _size("a rack-mounted unit's width"),
@@ -132,6 +138,9 @@ def ports_problem(item: Any) -> tuple[str, str] | None:
     kind = item.kind
     if item.port_groups and kind == RACK:
         return "port_groups", "a rack has no ports of its own (its devices and PDUs have them)"
+    if item.network and (kind != SWITCH or item.network not in MANAGEMENT_SWITCH_NETWORKS):
+        return "network", (f"{item.network!r}: only a switch is made for a management network "
+                           f"({', '.join(MANAGEMENT_SWITCH_NETWORKS)}; '' = a fabric switch)")
     if item.port_connector and item.port_connector not in CONNECTORS:
         return "port_connector", f"{item.port_connector!r} is not one of {', '.join(CONNECTORS)}"
     found = outlets_problem(item)
@@ -144,6 +153,8 @@ def ports_problem(item: Any) -> tuple[str, str] | None:
     found = psu_problem(item)
     if found:
         return found
+    if kind == RACK_MANIFOLD and not item.coolant_ports:
+        return "coolant_ports", "a rack manifold has at least one quick-disconnect pair (8–12 on an ORv3-class one)"
     if item.coolant_ports is not None:
         if kind not in COOLED_KINDS:
             return "coolant_ports", f"a {kind.replace('_', ' ')} has no coolant connections"

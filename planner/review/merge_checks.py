@@ -219,7 +219,7 @@ def _ports(s: Sides) -> Iterator[Problem]:
             ports = ports_of.get(device.type)
             if ports is None:
                 item = s.item(device.type)
-                ports = ports_of[device.type] = frozenset(item.port_names()) if item else frozenset()
+                ports = ports_of[device.type] = frozenset(item.all_port_names()) if item else frozenset()
             if port not in ports:
                 yield Problem(("port", link.id, device_id, port), "ends",
                               f"{s.name('links', link)} ends on port {port}, which {s.name_of('devices', device_id)} "
@@ -310,7 +310,15 @@ def settle(s: Sides) -> list[Settled]:
             return result
         for problem in found:
             done.add(problem.key)
-            result.append(_settle(s, problem))
+            if not _gone_since(s, problem):
+                result.append(_settle(s, problem))
+
+
+def _gone_since(s: Sides, problem: Problem) -> bool:
+    """Whether a reference problem was settled by another of its round: what it names came back
+    with an object put back before it (a rack ours kept brings back its PDUs, so the cords of the
+    node ours changed no longer end on a deleted device)."""
+    return problem.key[0] == "ref" and all(key in s.merged[attr] for attr, key, _names in problem.involved)
 
 
 def _settle(s: Sides, problem: Problem) -> Settled:

@@ -74,12 +74,15 @@ RULE_MODULES: list[str] = [
     "planner.rules.cooling",
     "planner.rules.space",
     "planner.rules.network",
+    "planner.rules.networks",
     "planner.rules.references",
     "planner.rules.hostnames",
     "planner.rules.protocol",
     "planner.rules.labels",
     "planner.rules.cable_stock",
     "planner.rules.efficiency", "planner.rules.step_load", "planner.rules.cooling_redundancy",
+    "planner.rules.power_cords",
+    "planner.rules.hoses",
 ]
 
 Check = Callable[[Context, str, "Rule"], Iterable[Finding]]

@@ -11,6 +11,10 @@ when it was "every node reaches every other" and every cable removed left its tw
 (a two-sided breadth-first search from both ends, over fabric cables only: a few hundred devices
 in a fat-tree); anything else recounts it in full, as before.
 
+N2 covers the cables of every network (a port of any network used twice, or not on its device);
+the uplinks, node-facing counts and N6's search read compute tiers only (``node-leaf``,
+``leaf-spine``, ``spine-core``), so storage, management, power and coolant cables never count.
+
 The index is built on the first such edit and dropped with the other fabric values on any edit
 that changes devices, so it never sees a device role it did not count with.
 """
@@ -89,7 +93,7 @@ class FabricIndex:
     def _names(self, device_type: str) -> frozenset[str]:
         names = self._ports.get(device_type)
         if names is None:
-            names = self._ports[device_type] = frozenset(self.doc.catalog[device_type].port_names())
+            names = self._ports[device_type] = frozenset(self.doc.catalog[device_type].all_port_names())
         return names
 
     def _port_ok(self, device_id: str, port: str) -> bool:
@@ -141,7 +145,7 @@ class FabricIndex:
 
     # ---------------------------------------------------------------- reading
     def port_problems(self) -> list[tuple[str, str, tuple[str, ...]]]:
-        """As ``network._port_problems``: (device, port, cables) of every port used twice or not
+        """As ``ports_used.port_problems``: (device, port, cables) of every port used twice or not
         on its device, the cables in plan order, sorted by device and port."""
         problems = [end for end in self.extra.keys() | self.bad if end[0] in self.doc.devices]
         if not problems:

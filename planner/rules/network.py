@@ -2,6 +2,11 @@
 oversubscription, reachability, media reach, cable lengths gone stale after racks moved, and
 tray fill.
 
+Which cables each rule reads (issue 21, ``planner.model.networks``): N1, N4, N5 and N6 the
+compute fabric's only (``doc.links_in(COMPUTE)``); N2 every network's (a port used twice is wrong
+on any network), N3 every port with a speed (power and coolant ports have none); N7 and N8 the
+data networks' (power cords and hoses have no media and stay in their rack).
+
 Per-cable checks (N1 rail, N3 speed, N7 reach) are LINK-scoped. Checks that look at a
 switch's or the whole fabric's cables (N2 ports used once, N4 even spreading, N5 uplink
 bandwidth, N6 reachability) are HALL-scoped: the engine does not mark a device dirty when
@@ -25,12 +30,22 @@ import numpy as np
 
 from planner.fabric.trays import ROW, Tray, capacity_mm2
 from planner.model.catalog import NODE
-from planner.model.document import id_numbers, natural_key
+from planner.model.document import Document, id_numbers, natural_key
 from planner.model.labels import cable_label
-from planner.model.objects import RECORD_FIELDS, TIER_LEAF_SPINE, TIER_NODE_LEAF, TIERS, Link
+from planner.model.networks import DATA_NETWORKS, INBAND, OOB, TIERS_OF
+from planner.model.objects import (
+    RECORD_FIELDS,
+    TIER_LEAF_SPINE,
+    TIER_NODE_LEAF,
+    TIERS,
+    Device,
+    Link,
+)
+from planner.model.ports import COMPUTE
 from planner.rules.context import CUT_OFF, Context
 from planner.rules.engine import HALL, HALL_SUBJECT, LINK, TRAY, Rule, rule
 from planner.rules.finding import ERROR, WARNING, Finding
+from planner.rules.ports_used import port_problems
 
 #: Every field of a cable but what installers record on it (its state and note: no rule reads
 #: them, so marking 98k cables verified re-checks nothing).
@@ -42,6 +57,11 @@ _FABRIC_READS = {*_ENDS, "dev.type", "dev.role", "dev.name", "dev.rack", "rack.n
 _FABRIC_SOURCE = "DESIGN §4: rail-optimised fat-tree rules"
 _A_DEVICE, _A_PORT, _B_DEVICE, _B_PORT, _LENGTH = map(
     attrgetter, ("a_device", "a_port", "b_device", "b_port", "length_m"))
+#: Tiers of the data networks' cables, which run along the trays and are routed (N8): power cords
+#: and hoses stay in their rack, their lengths from its geometry.
+_ROUTED_TIERS = frozenset(tier for network in DATA_NETWORKS for tier in TIERS_OF[network])
+#: The management networks' tiers: Ethernet whatever the compute fabric speaks.
+_MANAGEMENT_TIERS = frozenset(TIERS_OF[INBAND] + TIERS_OF[OOB])
 
 
 def _end_name(ctx: Context, device_id: str, port: str) -> str:
@@ -72,7 +92,7 @@ def _kinds(ctx: Context) -> dict[str, str]:
 def _rail_leaf_candidates(ctx: Context) -> list[str]:
     """Cables N1 may report (one loop over the cables with the lookups hoisted out of it)."""
     devices, kinds, found = ctx.doc.devices, _kinds(ctx), []
-    for link in ctx.doc.links.values():
+    for link in ctx.doc.links_in(COMPUTE).values():
         if link.tier != TIER_NODE_LEAF:
             continue
         a, b = devices.get(link.a_device), devices.get(link.b_device)
@@ -113,19 +133,38 @@ def rail_leaf(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
                         f"rail-{leaf.rail} leaf {leaf.name}")
 
 
+def _speeds(ctx: Context) -> dict[str, dict[str, float]]:
+    """Speed per port of each device type in the plan (a GPU node's rails at 400 Gb/s, its
+    in-band ports at 100 Gb/s, its BMC at 1 Gb/s; power and coolant ports 0: no speed), made
+    once per validation pass."""
+    def make() -> dict[str, dict[str, float]]:
+        catalog = ctx.doc.catalog
+        return {key: {port.name: port.speed_gbps for port in catalog[key].ports()} for key in _kinds(ctx)}
+    return ctx.memo("speeds", make)
+
+
+def _port_speed(speeds: dict[str, dict[str, float]], devices: dict[str, Device], device_id: str, port: str) -> float:
+    """A cable end's port speed; 0 where the device or port is not in the plan (N2 reports those)."""
+    device = devices.get(device_id)
+    return speeds[device.type].get(port, 0.0) if device is not None else 0.0
+
+
 def _speed_candidates(ctx: Context) -> list[str]:
-    """Cables N3 may report."""
+    """Cables N3 may report: both ends' ports have a speed and they differ."""
     doc = ctx.doc
-    devices = doc.devices
-    speed = {key: doc.catalog[key].port_speed_gbps for key in _kinds(ctx)}
-    if len(set(speed.values())) <= 1:
-        return []  # every type at one speed: no cable joins two speeds
+    speeds = _speeds(ctx)
+    if len({v for ports in speeds.values() for v in ports.values() if v}) <= 1:
+        return []  # every port at one speed: no cable joins two speeds
+    # (type, port) → speed and device → type: two dict lookups per end in the loop over 196k cables
+    speed_of: dict[tuple[str | None, str], float] = {
+        (key, port): v for key, ports in speeds.items() for port, v in ports.items() if v}
+    type_of = {d.id: d.type for d in doc.devices.values()}
     found = []
     for link in doc.links.values():
-        a, b = devices.get(link.a_device), devices.get(link.b_device)
-        if a is not None and b is not None:
-            sa, sb = speed[a.type], speed[b.type]
-            if sa and sb and sa != sb:
+        sa = speed_of.get((type_of.get(link.a_device), link.a_port))
+        if sa is not None:
+            sb = speed_of.get((type_of.get(link.b_device), link.b_port))
+            if sb is not None and sa != sb:
                 found.append(link.id)
     return found
 
@@ -135,21 +174,29 @@ def _speed_candidates(ctx: Context) -> list[str]:
 def speeds_match(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
     link = doc.links[link_id]
-    if link.a_device not in doc.devices or link.b_device not in doc.devices:
-        return
-    a = doc.catalog[doc.devices[link.a_device].type].port_speed_gbps
-    b = doc.catalog[doc.devices[link.b_device].type].port_speed_gbps
+    speeds = _speeds(ctx)
+    a = _port_speed(speeds, doc.devices, link.a_device, link.a_port)
+    b = _port_speed(speeds, doc.devices, link.b_device, link.b_port)
     if a and b and a != b:
         yield r.finding(ctx, ERROR, (link_id,), f"{cable_label(doc, link)}: {a:g} Gb/s port cabled to a {b:g} Gb/s port")
 
 
+def _ethernet(doc: Document, link: Link) -> bool:
+    """Whether a data cable runs Ethernet: the management networks always do (RA-11333-001
+    "Network Fabrics"), the compute and storage fabrics as the basis's ``fabric_kind`` says."""
+    return link.tier in _MANAGEMENT_TIERS or doc.basis.fabric_kind != "infiniband"
+
+
 def _reach_candidates(ctx: Context) -> list[str]:
-    """Cables N7 may report: no media, unknown media, or longer than the media's reach."""
+    """Data cables N7 may report: no media, unknown media, or longer than the media's reach.
+    Power cords and hoses have no media: reach does not apply to them."""
     doc = ctx.doc
-    devices, media_of, ethernet = doc.devices, doc.catalog.media, doc.basis.fabric_kind != "infiniband"
-    reaches: dict[tuple[str, bool], float] = {}
+    devices, media_of = doc.devices, doc.catalog.media
+    reaches: dict[tuple[str, bool, bool], float] = {}
     found = []
     for link in doc.links.values():
+        if link.tier and link.tier not in _ROUTED_TIERS:
+            continue
         media = link.media
         if not media or media not in media_of:
             found.append(link.id)
@@ -158,9 +205,10 @@ def _reach_candidates(ctx: Context) -> list[str]:
         if link.tier != TIER_NODE_LEAF:
             a, b = devices.get(link.a_device), devices.get(link.b_device)
             s2s = a is not None and b is not None and bool(a.role and b.role)
-        reach = reaches.get((media, s2s))
+        ethernet = _ethernet(doc, link)
+        reach = reaches.get((media, s2s, ethernet))
         if reach is None:
-            reach = reaches[(media, s2s)] = media_of[media].reach_for(s2s, ethernet)
+            reach = reaches[(media, s2s, ethernet)] = media_of[media].reach_for(s2s, ethernet)
         if link.length_m > reach + 1e-9:
             found.append(link.id)
     return found
@@ -171,6 +219,8 @@ def _reach_candidates(ctx: Context) -> list[str]:
 def media_reach(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
     link = doc.links[link_id]
+    if link.tier and link.tier not in _ROUTED_TIERS:
+        return
     if not link.media:
         yield r.finding(ctx, ERROR, (link_id,),
                         f"{cable_label(doc, link)}: no media in the catalogue reaches {link.length_m:.2f} m")
@@ -181,86 +231,16 @@ def media_reach(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
         return
     a, b = doc.devices.get(link.a_device), doc.devices.get(link.b_device)
     s2s = link.tier != TIER_NODE_LEAF and a is not None and b is not None and bool(a.role and b.role)
-    reach = media.reach_for(s2s, doc.basis.fabric_kind != "infiniband")
+    reach = media.reach_for(s2s, _ethernet(doc, link))
     if link.length_m > reach + 1e-9:
         yield r.finding(ctx, ERROR, (link_id,),
                         f"{cable_label(doc, link)}: {link.length_m:.2f} m exceeds {media.name} reach {reach:g} m")
 
 
-def _ports_sound(ctx: Context, links: list[Link], a_devices: list[str], b_devices: list[str]) -> bool:
-    """Whether every cable end is a port of its device and no port has two cables (a sound plan),
-    decided on integer codes (device × port) with numpy rather than on 786k (device, port) tuples
-    at 131k GPUs. False means only: look closer (an end on a device not in the plan counts too)."""
-    doc, devices, count = ctx.doc, ctx.doc.devices, len(links)
-    cabled = [d for d in {*a_devices, *b_devices} if d in devices]
-    device_code = {d: i for i, d in enumerate(cabled)}
-    types = list({devices[d].type for d in cabled})
-    names = [doc.catalog[key].port_names() for key in types]
-    port_code: dict[str, int] = {}
-    for ports in names:
-        for port in ports:
-            port_code.setdefault(port, len(port_code))
-    missing, unknown = len(cabled), len(port_code)
-    valid = np.zeros((len(types) + 1, unknown + 1), dtype=bool)
-    valid[-1, :] = True  # an end on a device not in the plan: never a problem (see _port_problems)
-    for row, ports in enumerate(names):
-        valid[row, [port_code[p] for p in ports]] = True
-    type_code = {key: i for i, key in enumerate(types)}
-    type_of = np.array([type_code[devices[d].type] for d in cabled] + [len(types)], dtype=np.int64)
-    keys = []
-    for ends, port_of in ((a_devices, _A_PORT), (b_devices, _B_PORT)):
-        device_codes = np.fromiter(map(device_code.get, ends, repeat(missing)), np.int64, count)
-        port_codes = np.fromiter(map(port_code.get, map(port_of, links), repeat(unknown)), np.int64, count)
-        if not valid[type_of[device_codes], port_codes].all():
-            return False
-        keys.append(device_codes * (unknown + 1) + port_codes)
-    every = np.sort(np.concatenate(keys))
-    return not (every[1:] == every[:-1]).any()
-
-
-def _port_problems(ctx: Context) -> list[tuple[str, str, tuple[str, ...]]]:
-    """(device, port, links) of every port used by more than one cable or not on its device."""
-    if (index := ctx.fabric_index()) is not None:
-        return index.port_problems()
-    doc = ctx.doc
-    links = list(doc.links.values())
-    a_devices, b_devices = list(map(_A_DEVICE, links)), list(map(_B_DEVICE, links))
-    if _ports_sound(ctx, links, a_devices, b_devices):
-        return []
-    a_ends = list(zip(a_devices, map(_A_PORT, links)))
-    b_ends = list(zip(b_devices, map(_B_PORT, links)))
-    used = set(a_ends)
-    used.update(b_ends)
-    shared: set[tuple[str, str]] = set()
-    if len(used) < len(a_ends) + len(b_ends):  # some port is used twice: name its cables
-        counts = Counter(a_ends)
-        counts.update(b_ends)
-        shared = {end for end, n in counts.items() if n > 1}
-    devices = doc.devices
-    type_of = {d: devices[d].type for d in {*a_devices, *b_devices} if d in devices}
-    names = {key: set(doc.catalog[key].port_names()) for key in set(type_of.values())}
-    # (device type, port) of every end: a few hundred, so only a type's unknown ports cost a look per end
-    typed = set(zip(map(type_of.get, a_devices), map(_A_PORT, links)))
-    typed.update(zip(map(type_of.get, b_devices), map(_B_PORT, links)))
-    if any(key is not None and port not in names[key] for key, port in typed):
-        checked = used
-    else:
-        checked = shared
-    problems: dict[tuple[str, str], list[str]] = {
-        end: [] for end in checked
-        if (key := type_of.get(end[0])) is not None and (end in shared or end[1] not in names[key])}
-    if problems:
-        for link in links:
-            for end in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
-                if end in problems:
-                    problems[end].append(link.id)
-    return sorted(((d, p, tuple(ids)) for (d, p), ids in problems.items()), key=lambda p: (natural_key(p[0]), p[1]))
-
-
 @rule("N2", scope=HALL, reads=_FABRIC_READS, source=_FABRIC_SOURCE, title="Each port used once")
 def ports_once(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
-    for device_id, port, link_ids in ctx.fabric_memo("N2 ports", lambda: _port_problems(ctx)):
+    for device_id, port, link_ids in ctx.fabric_memo("N2 ports", lambda: port_problems(ctx)):
         if len(link_ids) > 1:
             yield r.finding(ctx, ERROR, (device_id, *link_ids),
                             f"{_end_name(ctx, device_id, port)} is used by {len(link_ids)} cables")
@@ -277,7 +257,7 @@ def _uplinks(ctx: Context) -> dict[str, Counter]:
             return index.uplinks_by_leaf()
         doc = ctx.doc
         spread: dict[str, Counter] = defaultdict(Counter)
-        for link in doc.links.values():
+        for link in doc.links_in(COMPUTE).values():
             if link.tier != TIER_LEAF_SPINE:
                 continue
             a, b = doc.devices.get(link.a_device), doc.devices.get(link.b_device)
@@ -306,7 +286,7 @@ def _downlinks(ctx: Context) -> dict[str, int]:
         if (index := ctx.fabric_index()) is not None:
             return index.downlinks(_uplinks(ctx))
         down: Counter[str] = Counter()
-        for link in ctx.doc.links.values():
+        for link in ctx.doc.links_in(COMPUTE).values():
             if link.tier == TIER_NODE_LEAF:
                 down[link.a_device] += 1
                 down[link.b_device] += 1
@@ -357,7 +337,7 @@ def _sorted_ids(prefix: str, ids: list[str]) -> list[str]:
 def _cut_off(ctx: Context) -> tuple[list[str], int]:
     """GPU nodes outside the largest connected part of the fabric, and how many nodes there are."""
     doc = ctx.doc
-    fabric = [link for link in doc.links.values() if link.tier in TIERS]
+    fabric = [link for link in doc.links_in(COMPUTE).values() if link.tier in TIERS]
     if not fabric:
         return [], 0
     kinds = _kinds(ctx)
@@ -399,7 +379,7 @@ def _length_candidates(ctx: Context) -> list[str]:
     decides each cable returned."""
     doc = ctx.doc
     router = ctx.router()
-    links = list(doc.links.values())
+    links = [link for link in doc.links.values() if link.tier in _ROUTED_TIERS]
     if not links:
         return []
     places, tray, nan, count = router.places, router.tray, math.nan, len(links)
@@ -440,7 +420,7 @@ def length_current(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
     """After racks move, a stored length goes stale: an error where the cable bought is now too short."""
     doc = ctx.doc
     link = doc.links[link_id]
-    if link.tier not in TIERS or link.length_m <= 0 or link.a_device not in doc.devices \
+    if link.tier not in _ROUTED_TIERS or link.length_m <= 0 or link.a_device not in doc.devices \
             or link.b_device not in doc.devices:
         return
     now = ctx.router().length(link.a_device, link.b_device)

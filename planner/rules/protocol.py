@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from planner.model.catalog import ETHERNET, INFINIBAND, SWITCH
+from planner.model.networks import in_compute_fabric
 from planner.rules.context import Context
 from planner.rules.engine import HALL, HALL_SUBJECT, Rule, rule
 from planner.rules.finding import ERROR, Finding
@@ -33,7 +34,8 @@ def protocol_matches(ctx: Context, _subject: str, r: Rule) -> Iterator[Finding]:
     for device in doc.devices.values():
         item = doc.catalog[device.type]
         # a switch that states no protocol (made in code, not loaded) takes the plan's
-        if device.role and item.kind == SWITCH and item.protocol and item.protocol != wanted:
+        # the compute fabric's switches only: management switches are Ethernet in any plan
+        if in_compute_fabric(device.role) and item.kind == SWITCH and item.protocol and item.protocol != wanted:
             others[device.type] += 1
             devices.append(device.id)
     if not others:

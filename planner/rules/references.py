@@ -18,7 +18,7 @@ from planner.rules.engine import RACK, Rule, rule
 from planner.rules.finding import ERROR, Finding
 
 _KIND_NAMES = {"rack_pdu": "a rack PDU", "cabinet": "a power cabinet", "node": "a GPU node", "switch": "a switch",
-               "storage": "a storage node"}
+               "storage": "a storage node", "rack_manifold": "a rack manifold"}
 
 
 @rule("P6", scope=RACK, reads={"rack.feed_a", "rack.feed_b", "bus.side", "bus.name"},

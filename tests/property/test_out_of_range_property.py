@@ -28,7 +28,8 @@ _ATTR_OF_CLASS = {cls.__name__: attr for attr, cls in COLLECTIONS.values()}
 #: One custom copy of a built-in type per kind, at this index of the file's catalogue.
 _KIND_BASE = {"rack": "rack-600x1200-48u", "node": "node-8gpu-liquid-4u", "switch": "sw-64x400g-1u",
               "storage": "storage-flash-2u", "rack_pdu": "pdu-rack-3ph-63a", "rack_cdu": "cdu-rack-250kw",
-              "row_cdu": "cdu-row-800kw", "cabinet": "cabinet-630a", "busbar": "busbar-800a"}
+              "rack_manifold": "manifold-orv3-12uqd08", "row_cdu": "cdu-row-800kw", "cabinet": "cabinet-630a",
+              "busbar": "busbar-800a"}
 
 
 def _is_int(cls_name: str, name: str) -> bool:

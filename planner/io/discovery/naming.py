@@ -16,7 +16,19 @@ GPU nodes (rail ports ``P1`` … ``P8``)
       as unknown ports. (The switch's own LLDP file names the switch port whatever the host
       calls its interface, so a switch-side file still places every cable.)
 
-Switches (plan ports ``c/l`` for twin-port cages, ``c`` for single ones)
+GPU and storage nodes, ports beyond the rails (storage ``S1`` …, in-band ``E1``/``E2``, ``BMC``)
+    - the plan's own name, in every scheme: **name each in-band interface after its port**.
+      A DGX-class node's in-band pair is the bond of port 2 of the two dual-port cards in slots 1
+      and 2 (NVIDIA DGX BasePOD deployment guide, "Networking"; RA-11333-001 "Network Fabrics":
+      bonded, 100 Gb/s); lldpd reports the bond's members, not the bond, so rename the member
+      on slot 1 ``E1`` and the one on slot 2 ``E2`` (a udev rule or netplan ``set-name``), as
+      the rails are named ``P1`` …. Kernel names (``enp170s0f1np1``, ``ens8f1np1``: Ubuntu and
+      RHEL name the same port differently, NVIDIA Base Command Manager 11 "Troubleshooting")
+      are listed as unknown ports.
+
+Switches (plan ports ``c/l`` for twin-port cages, ``c`` for single ones; ports beyond the cages,
+``mgmt0``, ``eth0``, the OOB switch's ``swp49`` … uplinks, by their plan name, which is the
+network OS's own)
     - the plan's own name in every scheme;
     - IB: port number ``n`` ↔ cage ``ceil(n / k)``, lane ``(n - 1) % k + 1`` for ``k`` ports per
       cage (port 1 = ``1/1``, 2 = ``1/2``, 3 = ``2/1``), as NVIDIA Quantum switches number the
@@ -85,7 +97,7 @@ def sonic_alias(item: CatalogItem, cage: int, lane: int) -> str:
 
 def _switch_names(item: CatalogItem, scheme: str) -> dict[str, str]:
     """Lower-cased port names a tool may print → plan port, for one switch type and scheme."""
-    names = {port.lower(): port for port in item.port_names()}
+    names = {port.lower(): port for port in item.all_port_names()}
     lanes = max(1, item.ports_per_cage)
     for index, port in enumerate(item.port_names()):
         cage, lane = index // lanes + 1, index % lanes + 1
@@ -102,7 +114,7 @@ def _switch_names(item: CatalogItem, scheme: str) -> dict[str, str]:
 
 
 def _node_names(item: CatalogItem) -> dict[str, str]:
-    names = {port.lower(): port for port in item.port_names()}
+    names = {port.lower(): port for port in item.all_port_names()}
     names.update({hca.lower(): port for hca, port in zip(hca_names(item), item.port_names())})
     return names
 
@@ -113,7 +125,7 @@ def port_names(item: CatalogItem, scheme: str) -> dict[str, str]:
         return _node_names(item)
     if item.kind == SWITCH and scheme != PLAN:
         return _switch_names(item, scheme)
-    return {port.lower(): port for port in item.port_names()}
+    return {port.lower(): port for port in item.all_port_names()}
 
 
 class PlanNames:

@@ -10,15 +10,13 @@ index's search texts and label keys are built in idle time once the dock is show
 
 An edit elsewhere in the plan touches only its rows: removed or inserted rows get their own
 signals when few (one layout change when many), changed rows a dataChanged; a row whose sort
-key changed stays where it is until the next sort, as a user expects while editing.
-Selecting a row highlights the cable's route on the plan (``PlanView.show_route``), redrawn
-when its cable, devices or racks change.
+key changed stays where it is until the next sort, as a user expects while editing. A row
+selected highlights its route on the plan (``PlanView.show_route``), redrawn as its ends change.
 
-Installation state (issue 13): a State column, a state filter (a mask over the index's state
-codes, combined with the words' mask) and "Set state" on the selected rows — read as row ranges,
-so a select-all of 98k rows is one slice — pushed as one ``set_state_command``. Cabling by hand
-(issue 18): rewire an end of the selected cable, delete the selected cables (Delete). The edits
-of the selected rows are in ``planner.ui.cables.actions``.
+State (issue 13) and network (issue 21): columns and filters (masks over the index's codes, with
+the words' mask); "Set state" on the selected rows — row ranges, so a select-all of 98k rows is
+one slice — as one ``set_state_command``. By hand (issue 18): rewire an end of the selected
+cable, delete the selected cables (Delete); the selected rows' edits are ``cables.actions``.
 """
 
 from __future__ import annotations
@@ -38,7 +36,6 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
-    QComboBox,
     QDockWidget,
     QHBoxLayout,
     QHeaderView,
@@ -51,8 +48,8 @@ from PySide6.QtWidgets import (
 
 from planner.fabric.routing import route
 from planner.model.change import Change
-from planner.model.objects import CABLE_STATES
 from planner.ui.cables.actions import CableActions
+from planner.ui.cables.filters import NETWORK_FILTERS, STATE_FILTERS, filter_combo, near_link
 from planner.ui.cables.index import COLUMNS, NUMERIC, PLAN_ORDER, STATE, CableIndex, Update
 from planner.ui.fit import columns_width, dock_chrome, fit_columns
 from planner.ui.session import DocumentSession
@@ -76,14 +73,8 @@ _BULK = 2000
 _CHUNK = 4096
 #: Rows read to size the columns (not 98k), and a cell per column as wide as a hall's may be.
 FIT_ROWS = 200
-TYPICAL = ("R101-U01-N1-P1 ↔ R105-U01-L1-32/1", "R101 U42 L1 32/1", "R105 U42 S1 64/2", "leaf-spine", "8",
-           "sr4", "123.45", "100.00", "labelled")
-#: The state filter's choices: (text, the states shown; empty is every state).
-STATE_FILTERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("All states", ()),
-    ("Not verified", tuple(s for s in CABLE_STATES if s != "verified")),
-    *((state.capitalize(), (state,)) for state in CABLE_STATES),
-)
+TYPICAL = ("R101-U01-N1-P1 ↔ R105-U01-L1-32/1", "R101 U42 L1 32/1", "R105 U42 S1 64/2", "compute", "storage-uplink",
+           "8", "sr4", "123.45", "100.00", "labelled")
 
 
 class CableTableModel(QAbstractTableModel):
@@ -97,9 +88,12 @@ class CableTableModel(QAbstractTableModel):
         self._sort: tuple[int, Qt.SortOrder] = (PLAN_ORDER, Qt.SortOrder.AscendingOrder)
         self._words: list[str] = []
         self._states: tuple[str, ...] = ()
-        #: Slots matching the filter words, in the chosen states, and both (None: no such filter).
+        self._networks: tuple[str, ...] = ()
+        #: Slots matching the filter words, in the chosen states, on the chosen networks, and all
+        #: of them (None: no such filter).
         self._text_mask: np.ndarray | None = None
         self._state_mask: np.ndarray | None = None
+        self._network_mask: np.ndarray | None = None
         self._mask: np.ndarray | None = None
         self._rows: np.ndarray | None = None
         self._prepared = False
@@ -153,22 +147,29 @@ class CableTableModel(QAbstractTableModel):
         within = np.flatnonzero(self._text_mask) if self._text_mask is not None and narrower else None
         self._words = words
         self._text_mask = self.cables.matches(words, within) if words else None
-        self._combine()
-        self._relayout(self._arranged())
+        self._refilter()
 
     def set_state_filter(self, states: tuple[str, ...] | list[str]) -> None:
-        """Show only cables in one of ``states`` (empty: every state), with the word filter."""
-        states = tuple(states)
-        if states == self._states:
-            return
-        self._states = states
-        self._state_mask = self.cables.state_mask(states) if states else None
+        """Show only cables in one of ``states`` (empty: every state), with the other filters."""
+        if tuple(states) != self._states:
+            self._states = tuple(states)
+            self._state_mask = self.cables.state_mask(self._states) if self._states else None
+            self._refilter()
+
+    def set_network_filter(self, networks: tuple[str, ...] | list[str]) -> None:
+        """Show only cables on one of ``networks`` (empty: every network), with the other filters."""
+        if tuple(networks) != self._networks:
+            self._networks = tuple(networks)
+            self._network_mask = self.cables.network_mask(self._networks) if self._networks else None
+            self._refilter()
+
+    def _refilter(self) -> None:
         self._combine()
         self._relayout(self._arranged())
 
     def _combine(self) -> None:
-        masks = [m for m in (self._text_mask, self._state_mask) if m is not None]
-        self._mask = masks[0] & masks[1] if len(masks) == 2 else masks[0] if masks else None
+        masks = [m for m in (self._text_mask, self._state_mask, self._network_mask) if m is not None]
+        self._mask = np.logical_and.reduce(masks) if len(masks) > 1 else masks[0] if masks else None
 
     def slots_of_rows(self, ranges: list[tuple[int, int]]) -> np.ndarray:
         """Slots shown in row ranges (first, last inclusive): a selection without an index per row."""
@@ -238,6 +239,7 @@ class CableTableModel(QAbstractTableModel):
         self.cables = CableIndex(self.session.doc)
         self._text_mask = self.cables.matches(self._words) if self._words else None
         self._state_mask = self.cables.state_mask(self._states) if self._states else None
+        self._network_mask = self.cables.network_mask(self._networks) if self._networks else None
         self._combine()
         self._set_visible(self._arranged())
         self.endResetModel()
@@ -279,11 +281,13 @@ class CableTableModel(QAbstractTableModel):
             self._text_mask = np.concatenate([self._text_mask, grow])
             for slot in (*update.added, *update.retexted):
                 self._text_mask[slot] = self.cables.matches_slot(self._words, slot)
+        slots = update.added + update.changed
         if self._state_mask is not None:
             self._state_mask = np.concatenate([self._state_mask, grow])
-            slots = update.added + update.changed
-            if slots:
-                self._state_mask[slots] = self.cables.state_mask(self._states, slots)
+            self._state_mask[slots] = self.cables.state_mask(self._states, slots)
+        if self._network_mask is not None:
+            self._network_mask = np.concatenate([self._network_mask, grow])
+            self._network_mask[slots] = self.cables.network_mask(self._networks, slots)
         self._combine()
 
     def _remove_slots(self, slots: list[int]) -> None:
@@ -350,15 +354,14 @@ class CableDock(QDockWidget):
         self.plan_view = plan_view
         self.model = CableTableModel(session, self)
         self.filter = QLineEdit()
-        self.filter.setPlaceholderText("Filter: words from label, ends, tier, media (e.g. R05 leaf-spine sr4)")
+        self.filter.setPlaceholderText("Filter: words from label, ends, network, tier, media (e.g. R05 leaf-spine sr4)")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._filter_changed)
         self.filter.installEventFilter(self)
-        self.state_filter = QComboBox()
-        self.state_filter.setToolTip("Show only cables in this installation state")
-        for text, states in STATE_FILTERS:
-            self.state_filter.addItem(text, states)
-        self.state_filter.currentIndexChanged.connect(self._state_filter_changed)
+        self.state_filter = filter_combo(STATE_FILTERS, "Show only cables in this installation state", "state_filter")
+        self.state_filter.currentIndexChanged.connect(self._choice_changed)
+        self.network_filter = filter_combo(NETWORK_FILTERS, "Show only cables of this network", "network_filter")
+        self.network_filter.currentIndexChanged.connect(self._choice_changed)
         self.count = QLabel()
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -373,6 +376,7 @@ class CableDock(QDockWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setWordWrap(False)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table for the filters and buttons
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.verticalHeader().setResizeContentsPrecision(FIT_ROWS)  # the first rows size the columns
@@ -389,6 +393,7 @@ class CableDock(QDockWidget):
         layout.addWidget(self.table)
         bottom = QHBoxLayout()  # under the table: the filter box keeps the dock's whole width
         bottom.addWidget(self.count, 1)
+        bottom.addWidget(self.network_filter)
         bottom.addWidget(self.state_filter)
         bottom.addWidget(self.state_button)
         layout.addLayout(bottom)
@@ -425,8 +430,9 @@ class CableDock(QDockWidget):
             fit_columns(self.table, TYPICAL)
         self.count.setText(f"{total:,} cables" if shown == total else f"{shown:,} of {total:,} cables")
 
-    def _state_filter_changed(self, _index: int) -> None:
+    def _choice_changed(self, _index: int) -> None:
         self.model.set_state_filter(self.state_filter.currentData() or ())
+        self.model.set_network_filter(self.network_filter.currentData() or ())
         self._update_count()
 
     def selected_link(self) -> str | None:
@@ -469,22 +475,17 @@ class CableDock(QDockWidget):
         if link is None:  # the cable it showed is gone (deleted, or undone): so is its route
             self.plan_view.clear_route()
             return
-        doc = self.session.doc
-        ends = [doc.devices.get(link.a_device), doc.devices.get(link.b_device)]
-        near = {link.id} | {d.id for d in ends if d} | {d.rack for d in ends if d}
-        if near & change.touched or change.basis or change.outline:
+        if near_link(self.session.doc, link) & change.touched or change.basis or change.outline:
             self._show_route(link.id)
 
     def _selection_changed(self, selected: set[str]) -> None:
         """The route leaves with the selection: picking anything but the cable or its ends on the
         plan clears the highlight (and the dock's row, so a click on it shows the route again)."""
         link_id = self.selected_link()
-        doc = self.session.doc
-        link = doc.links.get(link_id) if link_id else None
+        link = self.session.doc.links.get(link_id) if link_id else None
         if link is None or self.plan_view is None:
             return
-        ends = [doc.devices[d] for d in (link.a_device, link.b_device) if d in doc.devices]
-        if set(selected) - ({link.id} | {d.id for d in ends} | {d.rack for d in ends}):
+        if set(selected) - near_link(self.session.doc, link):
             self.table.setCurrentIndex(QModelIndex())
             self.plan_view.clear_route()
 

@@ -14,7 +14,8 @@ each cable) and natural-order keys, so none is built at open:
   R2 before R10) are built on the first sort by that column and cached; the label keys, every
   sort's tie-break, are also built in idle time;
 - the installation state of every slot is an int8 array (``states``), built on the first state
-  filter; a state change patches it and no search text;
+  filter; a state change patches it and no search text; the network of every slot (issue 21,
+  ``network_of``: by tier) likewise (``networks``), built on the first network filter;
 - ``apply(change)`` recomputes the texts and keys of the slots a Change touches — a renamed
   rack's cables, a deleted cable — and drops only the cached orders whose column changed.
   ``rows_computed`` counts recomputed texts, so tests can check that per-edit work follows
@@ -34,18 +35,22 @@ from planner.model.change import Change
 from planner.model.document import Document, prefix_of
 from planner.model.labels import SEPARATOR
 from planner.model.labels import end_text as end_label_text
+from planner.model.networks import network_of
 from planner.model.objects import CABLE_STATES, Link
+from planner.model.ports import NETWORKS
 from planner.ui.cables.keys import Decimals, NaturalKeys, text_key
+from planner.ui.cables.texts import end_text, link_number, state_text
 
-COLUMNS = ("Label", "End A", "End B", "Tier", "Rail", "Media", "Length m", "Stock m", "State")
-LABEL, END_A, END_B, TIER, RAIL, MEDIA, LENGTH, STOCK, STATE = range(len(COLUMNS))
+COLUMNS = ("Label", "End A", "End B", "Network", "Tier", "Rail", "Media", "Length m", "Stock m", "State")
+LABEL, END_A, END_B, NETWORK, TIER, RAIL, MEDIA, LENGTH, STOCK, STATE = range(len(COLUMNS))
 #: Sorting by this "column" is plan order (by link number), as the list opens.
 PLAN_ORDER = -1
 NUMERIC = frozenset({RAIL, LENGTH, STOCK})
 #: The link fields each column shows (the end columns also show rack and device fields).
 COLUMN_FIELDS: dict[int, frozenset[str]] = {
     LABEL: frozenset({"label", "a_device", "a_port", "b_device", "b_port"}), END_A: frozenset({"a_device", "a_port"}),
-    END_B: frozenset({"b_device", "b_port"}), TIER: frozenset({"tier"}), RAIL: frozenset({"rail"}),
+    END_B: frozenset({"b_device", "b_port"}), NETWORK: frozenset({"tier"}), TIER: frozenset({"tier"}),
+    RAIL: frozenset({"rail"}),
     MEDIA: frozenset({"media"}), LENGTH: frozenset({"length_m"}), STOCK: frozenset({"stock_m"}),
     STATE: frozenset({"state", "state_note"}),
 }
@@ -54,35 +59,18 @@ COLUMN_FIELDS: dict[int, frozenset[str]] = {
 SEARCHED = frozenset(COLUMN_FIELDS) - {STATE}
 #: Code of each installation state in ``CableIndex.states`` (-1: a removed slot).
 STATE_CODES = {state: code for code, state in enumerate(CABLE_STATES)}
+#: Code of each network in ``CableIndex.networks`` (-1: a removed slot).
+NETWORK_CODES = {network: code for code, network in enumerate(NETWORKS)}
 #: Fields of racks and devices that appear in a cable's end text.
 END_FIELDS = frozenset({"name", "u", "rack"})
 #: Above this many added or changed cables a fresh index is cheaper than patching slots.
 PATCH_LIMIT = 5000
 
 
-def link_number(link_id: str) -> int:
-    tail = link_id.rsplit("-", 1)[-1]
-    return int(tail) if tail.isdigit() else 0
-
-
 @lru_cache(maxsize=64)
 def _columns_showing(fields: frozenset[str]) -> tuple[int, ...]:
     """The columns that show any of a link's ``fields`` (an edit sets the same few sets over and over)."""
     return tuple(column for column, shown in COLUMN_FIELDS.items() if shown & fields)
-
-
-def state_text(link: Link) -> str:
-    """A cable's installation state as shown: "verified", or "faulty: bent latch" with its note."""
-    return f"{link.state}: {link.state_note}" if link.state_note else link.state
-
-
-def end_text(doc: Document, device_id: str, port: str) -> str:
-    """A cable end as shown: rack, U, device and port ("R100 U12 N3 P1")."""
-    device = doc.devices.get(device_id)
-    if device is None:
-        return f"{device_id} {port}"
-    rack = doc.racks.get(device.rack)
-    return f"{rack.name if rack else '?'} U{device.u} {device.name} {port}"
 
 
 @dataclass
@@ -127,6 +115,7 @@ class CableIndex:
         self._labels: list[str] = []  # label keys while they are built in idle time
         self._orders: dict[int, np.ndarray] = {PLAN_ORDER: np.arange(len(self.ids))}
         self._states: np.ndarray | None = None
+        self._networks: np.ndarray | None = None
 
     # ---------------------------------------------------------------- reading
     @property
@@ -158,6 +147,8 @@ class CableIndex:
             return end_text(self.doc, link.a_device, link.a_port)
         if column == END_B:
             return end_text(self.doc, link.b_device, link.b_port)
+        if column == NETWORK:
+            return network_of(link)
         if column == TIER:
             return link.tier
         if column == RAIL:
@@ -184,6 +175,23 @@ class CableIndex:
         codes = [STATE_CODES[state] for state in states]
         held = self.states()
         return np.isin(held if slots is None else held[slots], codes)
+
+    def networks(self) -> np.ndarray:
+        """Network code (``NETWORK_CODES``) of every slot, -1 for removed ones; built on first use
+        (a network filter) and patched when a tier changes."""
+        if self._networks is None:
+            self._networks = np.asarray(self._network_codes(range(len(self.ids))), dtype=np.int8)
+        return self._networks
+
+    def _network_codes(self, slots: Iterable[int]) -> list[int]:
+        links, ids, codes = self.doc.links, self.ids, NETWORK_CODES
+        found = [links.get(ids[slot]) if ids[slot] is not None else None for slot in slots]  # type: ignore[arg-type]
+        return [codes[network_of(link)] if link is not None else -1 for link in found]
+
+    def network_mask(self, networks: Iterable[str], slots: list[int] | None = None) -> np.ndarray:
+        """Whether each slot (or each of ``slots``) is a live cable on one of ``networks``."""
+        held = self.networks()
+        return np.isin(held if slots is None else held[slots], [NETWORK_CODES[n] for n in networks])
 
     # ----------------------------------------------------------------- search
     @property
@@ -280,7 +288,7 @@ class CableIndex:
             a = prefix.get(link.a_device) or self._end_prefix(link.a_device)
             b = prefix.get(link.b_device) or self._end_prefix(link.b_device)
             texts.append(f"{self.label(link).lower()} {a} {link.a_port.lower()} {b} {link.b_port.lower()} "
-                         f"{link.tier.lower()} {link.rail} {link.media.lower()} {decimals[link.length_m]} "
+                         f"{network_of(link)} {link.tier.lower()} {link.rail} {link.media.lower()} {decimals[link.length_m]} "
                          f"{decimals[link.stock_m]}")
         self.rows_computed += len(texts)
         return texts
@@ -355,6 +363,8 @@ class CableIndex:
             return ["-".join(map(token, label(link).split("-"))) if link else "" for link in rows]
         if column in (TIER, MEDIA):
             return [natural[link.tier if column == TIER else link.media] if link else "" for link in rows]
+        if column == NETWORK:
+            return [natural[network_of(link)] if link else "" for link in rows]
         if column == STATE:
             return [(natural[ln.state] if not ln.state_note else text_key(state_text(ln))) if ln else ""
                     for ln in rows]
@@ -432,6 +442,8 @@ class CableIndex:
         self.alive[slots] = False
         if self._states is not None:
             self._states[slots] = -1
+        if self._networks is not None:
+            self._networks[slots] = -1
 
     def _patch(self, columns: dict[int, set[int]], retext: set[int]) -> None:
         """New search texts for ``retext``, and for each column new sort keys of its slots."""
@@ -448,6 +460,9 @@ class CableIndex:
             slots = sorted(columns[STATE])
             links, ids = self.doc.links, self.ids
             self._states[slots] = [STATE_CODES.get(links[ids[slot]].state, 0) for slot in slots]  # type: ignore[index]
+        if NETWORK in columns and self._networks is not None:
+            slots = sorted(columns[NETWORK])
+            self._networks[slots] = self._network_codes(slots)
         # the cached orders of changed columns are stale; a label is every column's tie-break
         for column in ({*self._orders} - {PLAN_ORDER} if LABEL in columns else set(columns)):
             self._orders.pop(column, None)
@@ -467,6 +482,8 @@ class CableIndex:
             links = self.doc.links
             self._states = np.concatenate([self._states, np.asarray(
                 [STATE_CODES.get(links[i].state, 0) for i in link_ids], dtype=np.int8)])
+        if self._networks is not None:
+            self._networks = np.concatenate([self._networks, np.asarray(self._network_codes(slots), dtype=np.int8)])
         if complete:
             self.build_texts()
         for column, keys in self._keys.items():

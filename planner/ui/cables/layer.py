@@ -1,5 +1,7 @@
 """Cables on the plan, drawn as tray bundles: one line per tray segment, rail and tier, its
-width growing with the number of cables in it, coloured by rail.
+width growing with the number of cables in it, the compute fabric's coloured by rail, each other
+data network in a colour and line pattern of its own (storage dashed, in-band dotted,
+out-of-band dash-dot).
 
 A 32k-GPU hall has 100k cables; one scene item each would make the plan unusable, and so would
 re-routing them all after an edit. This layer is a single item fed by the validator's cable
@@ -22,7 +24,8 @@ from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from planner.fabric.bundles import Flow
-from planner.model.objects import TIERS
+from planner.model.networks import DATA_NETWORKS, TIERS_OF, network_of_tier
+from planner.model.ports import COMPUTE, INBAND, OOB, STORAGE_NET
 from planner.rules.context import Context
 from planner.ui.plan.units import BUNDLE_OFFSET_M, RAIL_OFFSET_M
 from planner.ui.plan.units import m as to_scene
@@ -30,6 +33,15 @@ from planner.ui.plan.units import m as to_scene
 #: Rail colours (rail 1 … 8), chosen to stay apart on screen; rail 0 (spine-core) is grey.
 RAIL_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#17becf", "#e377c2", "#8c564b"]
 CORE_COLOUR = "#555555"
+#: The other data networks: a colour of their own and a line pattern, so they read apart from
+#: the rails on screen and on a black-and-white print of it (rail colours are solid lines).
+NETWORK_STYLES = {
+    STORAGE_NET: ("#b8860b", Qt.PenStyle.DashLine),
+    INBAND: ("#2e8b57", Qt.PenStyle.DotLine),
+    OOB: ("#6a5acd", Qt.PenStyle.DashDotLine),
+}
+#: The tiers drawn: every data network's (power cords and hoses stay in the rack).
+DRAWN_TIERS = frozenset(tier for network in DATA_NETWORKS for tier in TIERS_OF[network])
 Z_CABLES = 50
 #: Around a changed stretch, how much more to repaint: half the widest bundle pen (17 px) at the
 #: plan's fit zoom of a 32k-GPU hall (about 8 px/m), rounded up.
@@ -54,7 +66,7 @@ class CableLayer(QGraphicsItem):
     def __init__(self) -> None:
         super().__init__()
         self.setZValue(Z_CABLES)
-        self.tiers: set[str] = set(TIERS)
+        self.tiers: set[str] = set(DRAWN_TIERS)
         self.rails: set[int] = set(range(9))
         self.segments: Counter[Segment] = Counter()
         self._lines: dict[Batch, dict[Segment, QLineF]] = defaultdict(dict)
@@ -145,6 +157,12 @@ class CableLayer(QGraphicsItem):
         (self.tiers.add if visible else self.tiers.discard)(tier)
         self.update()
 
+    def set_network_visible(self, network: str, visible: bool) -> None:
+        """Show or hide every tier of a network (View ▸ Cables ▸ Network …)."""
+        for tier in TIERS_OF[network]:
+            (self.tiers.add if visible else self.tiers.discard)(tier)
+        self.update()
+
     def set_rail_visible(self, rail: int, visible: bool) -> None:
         (self.rails.add if visible else self.rails.discard)(rail)
         self.update()
@@ -169,7 +187,13 @@ class CableLayer(QGraphicsItem):
             lines = self._drawn.get(batch)
             if lines is None:
                 lines = self._drawn[batch] = list(self._lines[batch].values())
-            pen = QPen(rail_colour(rail), width)
+            network = network_of_tier(tier)
+            if network == COMPUTE:
+                pen = QPen(rail_colour(rail), width)
+            else:
+                colour, style = NETWORK_STYLES[network]
+                pen = QPen(QColor(colour), width)
+                pen.setStyle(style)
             pen.setCosmetic(True)
             pen.setCapStyle(Qt.PenCapStyle.FlatCap)
             painter.setPen(pen)

@@ -40,6 +40,7 @@ from planner.model.catalog import (
     NODE,
     RACK,
     RACK_CDU,
+    RACK_MANIFOLD,
     RACK_PDU,
     ROW_CDU,
     STORAGE,
@@ -71,7 +72,8 @@ from planner.ui.dialogs.parts import (
 
 KIND_LABELS = {
     NODE: "GPU node", SWITCH: "Switch", STORAGE: "Storage node", RACK_PDU: "Rack PDU (0U)",
-    RACK_CDU: "In-rack CDU", RACK: "Rack", ROW_CDU: "Row CDU", CABINET: "Power cabinet", BUSBAR: "Busbar run",
+    RACK_CDU: "In-rack CDU", RACK_MANIFOLD: "Rack manifold (0U)", RACK: "Rack", ROW_CDU: "Row CDU",
+    CABINET: "Power cabinet", BUSBAR: "Busbar run",
 }
 _FLOOR = (RACK, ROW_CDU, CABINET)
 _POWERED = (*IN_RACK_KINDS, ROW_CDU)
@@ -79,7 +81,7 @@ _PORTED = (NODE, SWITCH, STORAGE)
 _COOLING = (RACK_CDU, ROW_CDU)
 _ELECTRICAL = (RACK_PDU, CABINET, BUSBAR)
 _PSUS = (NODE, SWITCH, STORAGE, RACK_CDU)
-_COOLED = (NODE, SWITCH, STORAGE, RACK_CDU, ROW_CDU)
+_COOLED = (NODE, SWITCH, STORAGE, RACK_CDU, ROW_CDU, RACK_MANIFOLD)
 #: The port groups the form offers: network → (label, kinds, default connector, default speed Gb/s).
 NETWORK_ROWS = {
     STORAGE_NET: ("Storage ports", (NODE, STORAGE), "QSFP112", 400.0),
@@ -119,7 +121,7 @@ FIELDS = (
     FieldSpec("ports_per_cage", "Ports per cage", "", _PORTED, 0),
     FieldSpec("port_speed_gbps", "Port speed", "Gb/s", _PORTED, 0),
     FieldSpec("capacity_kw", "Cooling capacity", "kW", _COOLING, 1),
-    FieldSpec("rated_flow_lpm", "Rated flow", "L/min", _COOLING, 1),
+    FieldSpec("rated_flow_lpm", "Rated flow", "L/min", (*_COOLING, RACK_MANIFOLD), 1),
     FieldSpec("pumps", "Pumps", "", _COOLING, 0),
     FieldSpec("redundant_pumps", "of which redundant", "", _COOLING, 0),
     FieldSpec("approach_k", "Approach", "K", _COOLING, 1),
@@ -340,10 +342,10 @@ class CustomTypeDialog(QDialog):
             values[spec.name] = round(value) if spec.name in INT_FIELDS else float(value)
         if kind in (*IN_RACK_KINDS, *_FLOOR) and (values["width_m"] <= 0 or values["depth_m"] <= 0):
             raise ValueError("Width and depth must be greater than zero.")
-        if kind in IN_RACK_KINDS and kind != RACK_PDU and values["height_u"] < 1:
-            raise ValueError("Equipment in a rack is at least 1U high (only rack PDUs are 0U).")
-        if kind == RACK_PDU and values["height_u"] != 0:
-            raise ValueError("Rack PDUs mount in the side channel: height 0U.")
+        if kind in IN_RACK_KINDS and kind not in (RACK_PDU, RACK_MANIFOLD) and values["height_u"] < 1:
+            raise ValueError("Equipment in a rack is at least 1U high (only rack PDUs and manifolds are 0U).")
+        if kind in (RACK_PDU, RACK_MANIFOLD) and values["height_u"] != 0:
+            raise ValueError(f"{KIND_LABELS[kind]}s mount in the side channel: height 0U.")
         if kind == RACK and values["rack_units"] < 1:
             raise ValueError("A rack needs its number of rack units.")
         if kind in _POWERED and values["power_peak_w"] < values["power_w"]:

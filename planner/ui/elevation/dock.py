@@ -34,7 +34,15 @@ from PySide6.QtWidgets import QDockWidget, QMenu, QScrollArea, QWidget
 from planner.commands import Refusal
 from planner.commands.edits import move_device, place_device
 from planner.fabric.hand_commands import cabled_ports, end_words
-from planner.model.catalog import IN_RACK_KINDS, NODE, RACK_CDU, RACK_PDU, STORAGE, SWITCH
+from planner.model.catalog import (
+    IN_RACK_KINDS,
+    NODE,
+    RACK_CDU,
+    RACK_MANIFOLD,
+    RACK_PDU,
+    STORAGE,
+    SWITCH,
+)
 from planner.model.change import Change
 from planner.model.document import Document, prefix_of
 from planner.model.objects import Device
@@ -45,6 +53,7 @@ from planner.ui.elevation.ports import (
     port_cells,
     port_menu,
     port_tooltip,
+    power_cord_lines,
     strip_left,
 )
 from planner.ui.session import DocumentSession
@@ -60,7 +69,8 @@ BAY_WIDTH = 200
 CHANNEL_WIDTH = 34
 #: Fields of a rack the elevation shows (the title, and the number of U from the type).
 SHOWN_RACK_FIELDS = {"name", "type"}
-KIND_COLOURS = {NODE: "#cfe8cf", SWITCH: "#cfe0f5", STORAGE: "#e3d7f0", RACK_PDU: "#f6dcc0", RACK_CDU: "#c9ecec"}
+KIND_COLOURS = {NODE: "#cfe8cf", SWITCH: "#cfe0f5", STORAGE: "#e3d7f0", RACK_PDU: "#f6dcc0", RACK_CDU: "#c9ecec",
+                RACK_MANIFOLD: "#bfe3f5"}
 
 
 class ElevationWidget(QWidget):
@@ -99,7 +109,7 @@ class ElevationWidget(QWidget):
         self.link_ids = {i for d in self.device_ids for i in self.doc.link_ids_of(d)}
         picked = self.picked
         if picked is not None and (picked[0] not in self.doc.devices
-                                   or picked[1] not in self.doc.item_type(self.doc.devices[picked[0]]).port_names()):
+                                   or picked[1] not in self.doc.item_type(self.doc.devices[picked[0]]).all_port_names()):
             self.picked = None  # its device went (deleted, undone) or changed type
         self._drag = self._ghost = None
         self.updateGeometry()
@@ -375,7 +385,8 @@ class ElevationWidget(QWidget):
     def _tooltip(self, device: Device) -> str:
         item = self.doc.catalog[device.type]
         where = f"U{device.u}" if item.height_u else "side channel (0U)"
-        return f"{device.name}: {item.name}\n{where}, {item.height_u}U, {item.weight_kg:g} kg, {item.power_peak_w / 1000:g} kW peak"
+        size = f"{where}, {item.height_u}U, {item.weight_kg:g} kg, {item.power_peak_w / 1000:g} kW peak"
+        return "\n".join([f"{device.name}: {item.name}", size, *power_cord_lines(self.doc, device.id)])
 
     # -------------------------------------------------------- palette drops
     def _dropped_type(self, event: QDragEnterEvent | QDragMoveEvent | QDropEvent) -> str | None:

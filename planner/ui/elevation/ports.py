@@ -8,7 +8,8 @@ has a blue ring. Hit-testing uses whole cells, so a 1U switch's 2-pixel rows sta
 
 ``port_menu`` is the elevation's right-click menu on a device: connect the picked port to this
 device, connect / rewire / delete on the port under the pointer, and "Connect port" listing
-every port, free or with the far end it is cabled to.
+every port, free or with the far end it is cabled to. A device's tooltip lists the outlet each
+of its PSUs is on (``power_cord_lines``: "PSU1 → PDU-A1 O37").
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from planner.fabric.hand_commands import cabled_ports, end_words
 from planner.model.catalog import CatalogItem
 from planner.model.document import Document
 from planner.model.labels import cable_label
+from planner.model.ports import psu_names
 from planner.ui.cables.layer import rail_colour
 
 if TYPE_CHECKING:
@@ -100,6 +102,21 @@ def port_tooltip(doc: Document, device_id: str, port: str) -> str:
     far = (link.b_device, link.b_port) if (link.a_device, link.a_port) == (device_id, port) \
         else (link.a_device, link.a_port)
     return f"{head} → {end_words(doc, *far)}\n{cable_label(doc, link)}, {link.media} {link.stock_m:g} m, {link.state}"
+
+
+def power_cord_lines(doc: Document, device_id: str) -> list[str]:
+    """Which outlet each PSU of a device is on, for its tooltip: "PSU1 → PDU-A1 O37", or
+    "PSU3: no cord"."""
+    used = cabled_ports(doc, device_id)
+    lines = []
+    for psu in psu_names(doc.catalog[doc.devices[device_id].type].psu_count):
+        if psu not in used:
+            lines.append(f"{psu}: no cord")
+            continue
+        far_id, outlet = far_end(doc, used[psu], (device_id, psu))[1]
+        far = doc.devices.get(far_id)
+        lines.append(f"{psu} → {far.name if far is not None else far_id} {outlet}")
+    return lines
 
 
 def far_end(doc: Document, link_id: str, end: End) -> tuple[str, End]:

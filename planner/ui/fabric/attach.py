@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QColor, QIcon, QPixmap
 
 from planner.fabric.routing import recompute_lengths
+from planner.model.networks import DATA_NETWORKS, NETWORK_WORDS
 from planner.model.objects import TIERS
 from planner.ui.busy import busy
 from planner.ui.cables.dock import CableDock
@@ -80,6 +81,12 @@ def attach(window: MainWindow) -> None:
     shown.setCheckable(True)
     shown.setChecked(True)
     shown.toggled.connect(layer.setVisible)
+    cables.addSeparator()
+    for network in DATA_NETWORKS:
+        toggle = cables.addAction(f"Network {NETWORK_WORDS[network]}")
+        toggle.setCheckable(True)
+        toggle.setChecked(True)
+        toggle.toggled.connect(lambda on, n=network: layer.set_network_visible(n, on))
     cables.addSeparator()
     for tier in TIERS:
         toggle = cables.addAction(f"Tier {tier}")

@@ -1,9 +1,10 @@
 """Plan ▸ Generate fabric…: switch type, oversubscription and network-rack placement.
 
 The dialog only collects the choices and builds the command with
-``planner.fabric.generate_fabric``; pushing it on the session makes the whole generation
-(switches, racks moved aside, every cable, and the design basis's oversubscription set to the
-one chosen, so N5 checks the fabric against what was built) one undo step. A plan the
+``planner.fabric.hall.cable_hall``; pushing it on the session makes the whole generation
+(switches, racks moved aside, every cable of every network — compute, storage, in-band and
+out-of-band management, coolant hoses, power cords — and the design basis's oversubscription set
+to the one chosen, so N5 checks the fabric against what was built) one undo step. A plan the
 generator refuses (no nodes, too many GPUs) keeps the dialog open with the reason shown in it.
 
 Generation stays in the GUI process, under a wait cursor, unlike exports and template builds
@@ -26,11 +27,10 @@ from PySide6.QtWidgets import (
 )
 
 from planner.commands.edits import Refusal
-from planner.fabric import FabricError, generate_fabric
-from planner.fabric.generate import FabricGeneration
-from planner.fabric.reconcile import CablePlan
+from planner.fabric import FabricError
+from planner.fabric.hall import cable_hall, refusal, summary
 from planner.fabric.sizing import default_switch, design_fabric, node_devices, rails_of
-from planner.model.catalog import SWITCH
+from planner.fabric.stages import HallCabling
 from planner.ui.busy import busy
 from planner.ui.dialogs.parts import error_label, ok_cancel
 from planner.ui.session import DocumentSession
@@ -47,7 +47,7 @@ class GenerateFabricDialog(QDialog):
         self.setWindowTitle("Generate fabric")
         doc = session.doc
         self.switch = QComboBox()
-        for item in doc.catalog.of_kind(SWITCH):
+        for item in doc.catalog.fabric_switches():
             self.switch.addItem(f"{item.name}", item.key)
         self.switch.setCurrentIndex(max(0, self.switch.findData(default_switch(doc))))
         self.oversubscription = QDoubleSpinBox()
@@ -98,35 +98,42 @@ class GenerateFabricDialog(QDialog):
             f"{sum(links.values()):,} cables. Cables whose two ends stay the same are kept with their id, "
             f"label and state; you see what changes before it is applied.{basis}")
 
-    def command(self) -> FabricGeneration:
-        """The generate command for the current choices (raises FabricError / Refusal)."""
-        return generate_fabric(self.session.doc, self.switch.currentData(), self.oversubscription.value(),
-                               self.placement.currentData())
+    def command(self) -> HallCabling:
+        """The command for the current choices, planned on every network (raises FabricError /
+        Refusal): the compute fabric and each other network are planned on the plan as the step
+        before leaves it, so the command is applied once and reverted here to learn what it does;
+        pushing it replays exactly that."""
+        doc = self.session.doc
+        command = cable_hall(doc, self.switch.currentData(), self.oversubscription.value(),
+                             self.placement.currentData())
+        command.apply(doc)
+        command.revert(doc)
+        return command
 
     def accept(self) -> None:
         try:
-            with busy(self, "Generating the fabric, cabling and routing…"):
+            with busy(self, "Generating the fabric and every other network, cabling and routing…"):
                 command = self.command()
         except (FabricError, Refusal) as exc:
             self.error.setText(str(exc))
             return
-        cables = command.cables
         if command.changes_nothing:
-            self.error.setText(f"Nothing to change: the plan already has this fabric ({cables.summary()}).")
+            self.error.setText(f"Nothing to change: the plan already has this fabric ({summary(command)[0]}).")
             return
-        if self.session.doc.links and not self.confirm(cables):
+        if self.session.doc.links and not self.confirm(command):
             return
         with busy(self, "Applying the fabric…"):
             self.session.push(command)
         super().accept()
 
-    def confirm(self, cables: CablePlan) -> bool:
-        """Ask before a generation that changes existing cables: the numbers, and a warning when
-        cables already run, tested or verified would be removed or rewired (then No is the default)."""
+    def confirm(self, command: HallCabling) -> bool:
+        """Ask before a generation that changes existing cables: the numbers per network, and a
+        warning when cables already run, tested or verified would be removed or rewired (then No is
+        the default)."""
         box = QMessageBox(self)
         box.setWindowTitle("Generate fabric")
-        box.setText(f"Cables: {cables.summary()}.")
-        risky = cables.refusal()
+        box.setText("\n".join(f"{line}." for line in summary(command)))
+        risky = refusal(command)
         if risky:
             box.setIcon(QMessageBox.Icon.Warning)
             box.setInformativeText(f"{risky}. Their installation state is lost. Apply anyway?")

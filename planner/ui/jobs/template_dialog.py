@@ -32,7 +32,7 @@ from planner.layout.templates import (
     MAX_NODES,
     TEMPLATES,
 )
-from planner.model.catalog import NODE, SWITCH, builtin_catalog
+from planner.model.catalog import NODE, builtin_catalog
 from planner.model.document import Document
 from planner.ui.dialogs.parts import error_label, ok_cancel
 from planner.ui.jobs.runner import Job, show_progress
@@ -60,7 +60,7 @@ class TemplateDialog(QDialog):
             self.node_type.addItem(item.name, item.key)
         self.node_type.setCurrentIndex(max(0, self.node_type.findData(DEFAULT_NODE)))
         self.switch = QComboBox()
-        for item in catalog.of_kind(SWITCH):
+        for item in catalog.fabric_switches():
             self.switch.addItem(item.name, item.key)
         self.rack_kw = QDoubleSpinBox()
         self.rack_kw.setRange(1.0, 200.0)

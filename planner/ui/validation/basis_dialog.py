@@ -44,6 +44,8 @@ CHOICES: list[tuple[str, str, list[tuple[Any, str]]]] = [
                                                       f"{c} (above 45 °C)") for c, t in ASHRAE_CLASSES.items()]),
     ("floor_method", "Floor load method", [("footprint", "Footprint (W / A)"), ("ibm", "IBM spread (service area)")]),
     ("units", "Display units", [("metric", "Metric"), ("imperial", "Imperial")]),
+    ("inband_switch_per", "In-band access switch", [("row", "One per row"), ("rack", "One per rack")]),
+    ("oob_switch_per", "Out-of-band access switch", [("rack", "One per rack"), ("row", "One per row")]),
 ]
 #: (field, label, unit, step, decimals) of the numeric values, by group; ranges from the bounds table.
 NUMBERS: dict[str, list[tuple[str, str, str, float, int]]] = {
@@ -68,6 +70,7 @@ NUMBERS: dict[str, list[tuple[str, str, str, float, int]]] = {
                          ("cross_tray_levels", "Cross-aisle tray levels", "", 1, 0),
                          ("tray_fill_warn", "Tray fill warning above", "%", 5.0, 0),
                          ("tray_fill_error", "Tray fill limit", "%", 5.0, 0)],
+    "Networks": [("storage_read_gbps_per_gpu", "Storage read bandwidth per GPU", "GB/s", 0.1, 3)],
     "Commissioning": [("nccl_efficiency", "NCCL bus bandwidth floor (share of line rate)", "%", 1.0, 0)],
     "Efficiency and step load": [("ppue_target", "Design pPUE target", "", 0.01, 2),
                                  ("loop_pressure_drop_kpa", "Coolant loop pressure drop", "kPa", 10.0, 0),
@@ -82,11 +85,12 @@ DISPLAY_SCALE = {"%": 100.0, "mm": 1000.0}
 #: Fields stored as whole numbers (the file checker rejects a float there).
 INT_FIELDS = {f.name for f in fields(DesignBasis) if f.type in (int, "int")}
 #: The groups in each of the dialog's three columns, chosen so the columns come out about as tall.
-COLUMNS = (("Power", "Cooling", "Floor and display"), ("Cables and trays", "Commissioning"),
+COLUMNS = (("Power", "Cooling", "Floor and display"), ("Cables and trays", "Networks", "Commissioning"),
            ("Aisles", "Efficiency and step load"))
 _GROUP_OF_CHOICE = {"derating": "Power", "redundancy": "Power", "load_basis": "Power", "fluid": "Cooling",
                     "ashrae_class": "Cooling",
-                    "floor_method": "Floor and display", "units": "Floor and display"}
+                    "floor_method": "Floor and display", "units": "Floor and display",
+                    "inband_switch_per": "Networks", "oob_switch_per": "Networks"}
 
 
 class BasisDialog(QDialog):

@@ -19,6 +19,7 @@ import pytest
 
 from planner.cli import main
 from planner.io import HallFileError, dumps, load
+from planner.model.networks import DATA_NETWORKS, network_of
 
 SUBCOMMANDS = ("validate", "report", "new", "fabric", "bom", "export", "verify", "diff", "merge", "comments")
 #: Subcommands that write a file, and how to ask each to write OUT from PLAN.
@@ -47,8 +48,9 @@ CORE = {"validate": "planner.cli.validate.validate", "report": "planner.cli.repo
 
 
 def _links_as_planned(plan: str) -> str:
-    """A links CSV naming every planned cable as found (verify: all as planned; or, for an
-    unreadable plan, a file beside it that is never reached)."""
+    """A links CSV naming every planned data cable as found (verify: all as planned; power cords
+    and hoses report to no discovery, so a links file does not name them; or, for an unreadable
+    plan, a file beside it that is never reached)."""
     path = os.path.join(tempfile.gettempdir(), f"planner-exit-codes-{os.getpid()}-links.csv")
     lines = ["a_device,a_port,b_device,b_port"]
     try:
@@ -56,6 +58,8 @@ def _links_as_planned(plan: str) -> str:
     except HallFileError:  # the unreadable-input tests pass a broken plan: verify reports it first
         doc = None
     for link in doc.links.values() if doc else ():
+        if network_of(link) not in DATA_NETWORKS:
+            continue
         a, b = doc.devices[link.a_device], doc.devices[link.b_device]
         lines.append(f"{doc.hostname(a)},{link.a_port},{doc.hostname(b)},{link.b_port}")
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")

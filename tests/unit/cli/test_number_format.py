@@ -11,6 +11,8 @@ import json
 import pytest
 
 from planner.cli import main
+from planner.io import load
+from planner.model.ports import COMPUTE
 from planner.text import count, plural
 
 
@@ -31,7 +33,9 @@ def test_new_says_what_it_wrote_with_commas(tmp_path, capsys):
     path = tmp_path / "h.hall"
     assert main(["new", "--template", "hall", "--nodes", "128", "-o", str(path)]) == 0
     line = capsys.readouterr().out.strip()
-    assert line.startswith(f"Wrote {path}: 128 nodes in ") and line.endswith(" racks, 2,048 cables")
+    doc = load(path)  # every network's cables: 2,048 compute, and the rest
+    assert len(doc.links_in(COMPUTE)) == 2048 and len(doc.links) > 2048
+    assert line.startswith(f"Wrote {path}: 128 nodes in ") and line.endswith(f" racks, {len(doc.links):,} cables")
 
 
 def test_fabric_summary_lines(hall, capsys):

@@ -8,14 +8,17 @@ import sys
 
 from planner.cli import main
 from planner.cli.common import EXIT_CLOSED_PIPE
-from planner.io import save
+from planner.io import load, save
 from planner.layout.templates import build_template
+from planner.model.ports import COMPUTE
 
 
 def test_new_says_what_it_wrote_and_that_it_replaced_a_file(tmp_path, capsys):
     out = tmp_path / "p.hall"
     assert main(["new", "--template", "pod", "--nodes", "16", "-o", str(out)]) == 0
-    assert capsys.readouterr().out == f"Wrote {out}: 16 nodes in 5 racks, 384 cables\n"
+    doc = load(out)  # every network's cables: the 384 compute ones, storage, management, cords, hoses
+    assert len(doc.links_in(COMPUTE)) == 384
+    assert capsys.readouterr().out == f"Wrote {out}: 16 nodes in 5 racks, {len(doc.links)} cables\n"
     assert main(["new", "--template", "pod", "--nodes", "16", "-o", str(out)]) == 0
     assert capsys.readouterr().out.startswith(f"Replaced {out}: ")
 

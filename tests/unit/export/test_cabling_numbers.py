@@ -21,7 +21,7 @@ def words(text: str) -> str:
 @pytest.fixture(scope="module")
 def hall():
     doc = build_template("hall", 64)
-    assert len(doc.links) == 1024
+    assert 1000 < len(doc.links) < 10_000  # 1,024 compute cables and the other networks' (issue 21)
     return doc
 
 
@@ -33,9 +33,10 @@ def cover(doc, options: ExportOptions) -> str:
 
 def test_the_cover_counts_cables_with_a_thousands_comma(hall):
     text = cover(hall, ExportOptions(date="2026-12-01"))
-    assert f"{hall.meta.hall} · 1,024 cables" in text
-    assert "1024" not in text.replace(hall.meta.project, "")  # the template names the project itself
-    assert "All cables 1,024" in text
+    total = len(hall.links)
+    assert f"{hall.meta.hall} · {total:,} cables" in text
+    assert str(total) not in text.replace(hall.meta.project, "")  # the template names the project itself
+    assert f"All cables {total:,}" in text
     gpus = dict(summary_counts(hall)["Equipment"])["GPUs"]
     assert gpus == 512 and "GPUs 512" in text
 
@@ -44,7 +45,7 @@ def test_left_to_do_counts_the_same_way(hall):
     for link_id in list(hall.links)[:24]:
         hall.set_fields(link_id, {"state": "verified"})
     text = cover(hall, ExportOptions(date="2026-12-01", remaining_only=True))
-    assert "1,000 of 1,024 cables not yet verified" in text
+    assert f"{len(hall.links) - 24:,} of {len(hall.links):,} cables not yet verified" in text
 
 
 def test_a_floor_sheet_heading_counts_sheets_not_rows():

@@ -78,7 +78,7 @@ def test_xlsx_rows_header_panes_filter_and_widths(cabled_doc, options):
     expected = [row[:12] + [float(row[12]), float(row[13])] for row in expected_link_rows(cabled_doc)]
     assert sorted(numeric) == expected
     assert sheet.freeze_panes == "A2"
-    assert sheet.auto_filter.ref == f"A1:R{len(cabled_doc.links) + 1}"
+    assert sheet.auto_filter.ref == f"A1:S{len(cabled_doc.links) + 1}"  # 19 columns: the network last
     label_width = max(len(r[0]) for r in values)
     assert sheet.column_dimensions["A"].width >= label_width
     assert isinstance(sheet.cell(2, 13).value, float)
@@ -113,7 +113,11 @@ def test_labels_pdf_holds_two_labels_per_cable_in_rack_order(few_cables_doc, opt
     entries = labels_pdf.label_entries(cabled_doc)
     assert len(entries) == 2 * len(cabled_doc.links)
     racks = [cabled_doc.racks[this.rack_id].name for this, _far, _row in entries]
-    assert racks == sorted(racks) and len(set(racks)) > 3
+    networks = [row.network for _this, _far, row in entries]
+    for network in set(networks):  # network by network (issue 21), each in rack order
+        mine = [rack for rack, on in zip(racks, networks, strict=True) if on == network]
+        assert mine == sorted(mine), network
+    assert len(set(racks)) > 3
     assert len(PdfReader(io.BytesIO(data)).pages) == -(-len(entries) // 30)
 
 
@@ -248,7 +252,8 @@ def test_bom_counts(cabled_doc):
     equipment = {e["key"]: e["quantity"] for e in bom["equipment"]}
     for key in {d.type for d in cabled_doc.devices.values()}:
         assert equipment[key] == sum(1 for d in cabled_doc.devices.values() if d.type == key)
-    assert sum(c["quantity"] for c in bom["cables"]) == len(cabled_doc.links)
+    every = sum(c["quantity"] for part in ("cables", "cords", "hoses") for c in bom[part])  # every network
+    assert every == len(cabled_doc.links)
     optical = sum(1 for link in cabled_doc.links.values() if link.media in ("sr4", "dr4", "fr4"))
     assert sum(t["quantity"] for t in bom["transceivers"]) == 2 * optical
     feeds = sum(bool(r.feed_a) + bool(r.feed_b) for r in cabled_doc.racks.values())
@@ -256,7 +261,7 @@ def test_bom_counts(cabled_doc):
     out = io.StringIO()
     write_bom_csv(cabled_doc, out)
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))
-    assert sum(int(r["quantity"]) for r in rows if r["section"] == "cable") == len(cabled_doc.links)
+    assert sum(int(r["quantity"]) for r in rows if r["section"] in ("cable", "cord", "hose")) == len(cabled_doc.links)
 
 
 def test_cancelled_export_leaves_no_partial_file(cabled_doc, tmp_path):

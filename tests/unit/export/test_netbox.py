@@ -51,6 +51,9 @@ NETBOX_FIELDS = {
                     "tags"},
                    {"side_a_type", "side_a_name", "side_b_type", "side_b_name"}),
     "power-panels.csv": ({"site", "location", "name", "description", "comments", "tags"}, {"site", "name"}),
+    # extras/forms/bulk_import.py TagImportForm: v4.0.0 name, slug, color, description; v4.6.8 adds
+    # weight, object_types, owner
+    "tags.csv": ({"name", "slug", "color", "description"}, {"name", "slug"}),
     "power-feeds.csv": ({"site", "power_panel", "location", "rack", "name", "status", "type", "mark_connected",
                          "supply", "phase", "voltage", "amperage", "max_utilization", "tenant", "description",
                          "comments", "tags"},
@@ -65,9 +68,14 @@ DEVICE_TYPE_REQUIRED = {"manufacturer", "model", "slug", "u_height", "is_full_de
 INTERFACE_KEYS = {"name", "label", "type", "enabled", "mgmt_only", "description", "bridge", "poe_mode", "poe_type",
                   "rf_role"}
 POWER_PORT_KEYS = {"name", "label", "type", "maximum_draw", "allocated_draw", "description"}
-#: Slugs from netbox/dcim/choices.py the set may use.
-CABLE_TYPE_SLUGS = {"dac-passive", "dac-active", "mmf-om4", "smf-os2", "aoc", ""}
-INTERFACE_SLUGS = {"infiniband-ndr", "400gbase-x-osfp"}
+POWER_OUTLET_KEYS = {"name", "label", "type", "power_port", "feed_leg", "description"}
+#: Slugs from netbox/dcim/choices.py (v4.0.0 and v4.6.8) the set may use.
+CABLE_TYPE_SLUGS = {"dac-passive", "dac-active", "mmf-om4", "smf-os2", "aoc", "cat6a", "power", ""}
+INTERFACE_SLUGS = {"infiniband-ndr", "400gbase-x-osfp", "400gbase-x-qsfp112", "100gbase-x-qsfp28", "1000base-t"}
+POWER_PORT_SLUGS = {"iec-60320-c14", "iec-60320-c20", "iec-60309-3p-n-e-6h"}
+POWER_OUTLET_SLUGS = {"iec-60320-c13", "iec-60320-c19"}
+#: CableImportForm side_a_type/side_b_type of the set's cables (app_label.model).
+END_TYPES = {"dcim.interface", "dcim.powerport", "dcim.poweroutlet"}
 
 
 def read(folder: Path, name: str) -> list[dict[str, str]]:
@@ -112,7 +120,7 @@ def test_every_file_is_there_with_a_readme_giving_the_import_order(pod_set):
     assert files == sorted(["README.txt", "device-types", EXPORT_MARKER, *NETBOX_FIELDS])
     readme = (pod_set / "README.txt").read_text(encoding="utf-8")
     order = [readme.index(name) for name in ("sites.csv", "locations.csv", "manufacturers.csv", "device-roles.csv",
-                                             "device-types/", "racks.csv", "devices.csv", "cables.csv",
+                                             "device-types/", "racks.csv", "devices.csv", "tags.csv", "cables.csv",
                                              "power-panels.csv", "power-feeds.csv")]
     assert order == sorted(order)
 
@@ -152,37 +160,86 @@ def test_device_types_follow_the_devicetype_library_schema(pod_set, pod):
             assert interface["type"] in INTERFACE_SLUGS
         for port in data.get("power-ports", []):
             assert set(port) <= POWER_PORT_KEYS and {"name", "type"} <= set(port)
+            assert port["type"] in POWER_PORT_SLUGS
             assert all(isinstance(port[k], int) and port[k] >= 1 for k in ("maximum_draw", "allocated_draw") if k in port)
+        power_ports = {port["name"] for port in data.get("power-ports", [])}
+        for outlet in data.get("power-outlets", []):
+            assert set(outlet) <= POWER_OUTLET_KEYS and {"name", "type"} <= set(outlet)
+            assert outlet["type"] in POWER_OUTLET_SLUGS and outlet["power_port"] in power_ports
+            assert outlet.get("feed_leg", "A") in ("A", "B", "C")
 
 
 def test_interfaces_are_the_catalogue_ports_typed_by_the_fabric_kind(pod_set, pod):
     switch = pod.catalog["sw-64x400g-1u"]
     data = device_types(pod_set)[switch.name]
-    assert [i["name"] for i in data["interfaces"]] == switch.port_names()
-    assert {i["type"] for i in data["interfaces"]} == {"infiniband-ndr"}
+    assert [i["name"] for i in data["interfaces"]] == switch.port_names() + ["mgmt0"]
+    assert {i["type"] for i in data["interfaces"][:-1]} == {"infiniband-ndr"}
+    assert data["interfaces"][-1] == {"name": "mgmt0", "type": "1000base-t", "mgmt_only": True}
     assert data["manufacturer"] == "NVIDIA" and data["slug"] == "nvidia-sw-64x400g-1u"
+
+
+def test_every_network_s_ports_are_interfaces_typed_by_connector_and_speed(pod_set, pod):
+    types = device_types(pod_set)
+    node = {i["name"]: i for i in types[pod.catalog["node-8gpu-liquid-4u"].name]["interfaces"]}
+    # DGX-class node: 8 OSFP rails, 2 x 400G QSFP112 storage, 2 x 100G in-band (NetBox has no 100G
+    # QSFP112 type: the QSFP28 one), the BMC on RJ45, the only management-only interface
+    assert [node[f"P{i}"]["type"] for i in range(1, 9)] == ["infiniband-ndr"] * 8
+    assert (node["S1"]["type"], node["S2"]["type"]) == ("400gbase-x-qsfp112",) * 2
+    assert (node["E1"]["type"], node["E2"]["type"]) == ("100gbase-x-qsfp28",) * 2
+    assert node["BMC"] == {"name": "BMC", "type": "1000base-t", "mgmt_only": True}
+    assert [name for name, i in node.items() if i.get("mgmt_only")] == ["BMC"]
+    oob = {i["name"]: i for i in types[pod.catalog["sw-48x1g-oob-1u"].name]["interfaces"]}
+    assert [oob[str(n)]["type"] for n in range(1, 49)] == ["1000base-t"] * 48
+    assert [oob[f"swp{n}"]["type"] for n in range(49, 53)] == ["100gbase-x-qsfp28"] * 4
+    assert [name for name, i in oob.items() if i.get("mgmt_only")] == ["eth0"]
+    inband = {i["name"]: i for i in types[pod.catalog["sw-64x100g-2u-mgmt"].name]["interfaces"]}
+    assert {inband[str(n)]["type"] for n in range(1, 65)} == {"100gbase-x-qsfp28"}
+    assert inband["eth0"]["mgmt_only"] is True
+    for item_key in {d.type for d in pod.devices.values()}:
+        item = pod.catalog[item_key]
+        written = [i["name"] for i in types[item.name].get("interfaces", [])]
+        data_ports = [p.name for p in item.ports() if p.network in ("compute", "storage", "inband", "oob")]
+        assert written == data_ports, item_key
 
 
 def test_an_ethernet_fabric_gets_ethernet_interfaces(tmp_path):
     doc = build_template("starter")
     doc.basis.fabric_kind = "ethernet"
     export_to(doc, "netbox", tmp_path / "set", ExportOptions())
-    kinds = {i["type"] for data in device_types(tmp_path / "set").values() for i in data.get("interfaces", [])}
-    assert kinds == {"400gbase-x-osfp"}
+    types = device_types(tmp_path / "set")
+    rails = {i["type"] for key in {d.type for d in doc.devices.values()}
+             for i in types[doc.catalog[key].name].get("interfaces", [])
+             if i["name"] in doc.catalog[key].port_names("compute")}
+    assert rails == {"400gbase-x-osfp"}
 
 
-def test_power_ports_carry_the_peak_on_each_side_in_c20_inlets(pod_set, pod):
-    node = pod.catalog["node-8gpu-liquid-4u"]  # 12 kW peak, 10.5 kW steady
+def test_psus_are_power_ports_with_their_inlet_and_share_of_the_draw(pod_set, pod):
+    node = pod.catalog["node-8gpu-liquid-4u"]  # 12 kW peak, 10.5 kW steady, ten C20 PSUs
     ports = device_types(pod_set)[node.name]["power-ports"]
-    # 415 V between phases is 239.6 V to neutral; a 16 A C20 inlet carries 3,834 W: 12,000 W needs
-    # 4 per side, 8 for 2N, each drawing 1,500 W at peak and 1,313 W steady
-    assert len(ports) == 8
+    assert [p["name"] for p in ports] == [f"PSU{i}" for i in range(1, node.psu_count + 1)]
     assert {p["type"] for p in ports} == {"iec-60320-c20"}
-    assert sum(p["maximum_draw"] for p in ports) == 12_000
-    assert sum(p["allocated_draw"] for p in ports) == 8 * 1313
-    pdu = device_types(pod_set)[pod.catalog["pdu-rack-3ph-63a"].name]
+    assert sum(p["maximum_draw"] for p in ports) == 12_000 and sum(p["allocated_draw"] for p in ports) == 10_500
+    switch = device_types(pod_set)[pod.catalog["sw-64x400g-1u"].name]["power-ports"]
+    # no inlet in the catalogue: a C14, the inlet whose C13 the cord planner gives such a PSU
+    assert [(p["name"], p["type"]) for p in switch] == [("PSU1", "iec-60320-c14"), ("PSU2", "iec-60320-c14")]
+
+
+def test_a_rack_pdu_has_its_inlet_and_its_outlets_on_their_phase_s_feed_leg(pod_set, pod):
+    item = pod.catalog["pdu-rack-3ph-63a"]  # "IEC 60309 3P+N+E 63 A 6h", 6 x C13 + 1 x C19 per group
+    pdu = device_types(pod_set)[item.name]
     assert pdu["u_height"] == 0 and pdu["is_full_depth"] is False
     assert pdu["power-ports"] == [{"name": "Input", "type": "iec-60309-3p-n-e-6h"}]
+    outlets = pdu["power-outlets"]
+    assert [o["name"] for o in outlets] == [f"O{i}" for i in range(1, 43)]
+    assert [o["type"] for o in outlets[:7]] == ["iec-60320-c13"] * 6 + ["iec-60320-c19"]
+    assert [o["feed_leg"] for o in outlets[::7]] == ["A", "B", "C", "A", "B", "C"]  # L1, L2, L3 twice
+    assert {o["power_port"] for o in outlets} == {"Input"}
+
+
+def _components(data: dict) -> dict[str, set[str]]:
+    return {"dcim.interface": {i["name"] for i in data.get("interfaces", [])},
+            "dcim.powerport": {p["name"] for p in data.get("power-ports", [])},
+            "dcim.poweroutlet": {o["name"] for o in data.get("power-outlets", [])}}
 
 
 def test_every_reference_resolves(pod_set):
@@ -193,6 +250,7 @@ def test_every_reference_resolves(pod_set):
     roles = {r["name"] for r in read(pod_set, "device-roles.csv")}
     racks = {r["name"]: r for r in read(pod_set, "racks.csv")}
     devices = {r["name"]: r for r in read(pod_set, "devices.csv")}
+    tags = {r["slug"] for r in read(pod_set, "tags.csv")}
     assert sites == {"DC West"}
     assert all(loc["site"] in sites and loc["parent"] in ("", "Hall 2") for loc in locations.values())
     assert all(r["site"] in sites and r["location"] in locations for r in racks.values())
@@ -200,15 +258,18 @@ def test_every_reference_resolves(pod_set):
         assert device["rack"] in racks and device["location"] == racks[device["rack"]]["location"]
         assert device["role"] in roles and device["manufacturer"] in manufacturers
         assert types[device["device_type"]]["manufacturer"] == device["manufacturer"]
-    interfaces = {model: {i["name"] for i in data.get("interfaces", [])} for model, data in types.items()}
+    components = {model: _components(data) for model, data in types.items()}
     ends = []
     for cable in read(pod_set, "cables.csv"):
         for side in ("a", "b"):
             device = devices[cable[f"side_{side}_device"]]
-            assert cable[f"side_{side}_type"] == "dcim.interface"
-            assert cable[f"side_{side}_name"] in interfaces[device["device_type"]]
-            ends.append((device["name"], cable[f"side_{side}_name"]))
-    assert len(ends) == len(set(ends)), "an interface with two cables"
+            kind = cable[f"side_{side}_type"]
+            assert cable[f"side_{side}_name"] in components[device["device_type"]][kind]
+            ends.append((device["name"], kind, cable[f"side_{side}_name"]))
+        assert cable["tags"].split(",") and set(cable["tags"].split(",")) <= tags
+        power = {cable["side_a_type"], cable["side_b_type"]} == {"dcim.powerport", "dcim.poweroutlet"}
+        assert power == (cable["type"] == "power") == ("net-power" in cable["tags"])
+    assert len(ends) == len(set(ends)), "a port with two cables"
     panels = {r["name"] for r in read(pod_set, "power-panels.csv")}
     for feed in read(pod_set, "power-feeds.csv"):
         assert feed["power_panel"] in panels and feed["rack"] in racks
@@ -222,15 +283,32 @@ def test_counts_match_the_fabric_and_the_bill_of_materials(pod_set, pod):
     assert roles["GPU node"] == counts["nodes"] == 16
     assert (roles["Leaf switch"], roles["Spine switch"], roles.get("Core switch", 0)) == \
         (counts["switches"]["leaf"], counts["switches"]["spine"], counts["switches"]["core"])
+    networks = counts["networks"]
+    assert (roles["OOB access switch"], roles["OOB aggregation switch"]) == \
+        (networks["oob"]["switches"]["oob-access"], networks["oob"]["switches"]["oob-agg"])
+    assert roles["Storage leaf switch"] == networks["storage"]["switches"]["storage-leaf"]
     cables = read(pod_set, "cables.csv")
-    assert len(cables) == sum(counts["links"].values()) == len(pod.links)
+    tagged = Counter(tag for c in cables for tag in c["tags"].split(",") if tag.startswith("tier-"))
+    for network in ("compute", "storage", "inband", "oob", "power"):
+        for tier, number in networks[network]["links"].items():
+            assert tagged[f"tier-{tier}"] == number, tier
+    hoses = networks["coolant"]["links"]["coolant-hose"]
+    assert hoses > 0 and len(cables) == len(pod.links) - hoses  # hoses are not NetBox cables
     bom = build_bom(pod)
     by_model = Counter(d["device_type"] for d in devices)
     equipment = {e["name"]: e["quantity"] for e in bom["equipment"] if pod.catalog[e["key"]].kind in IN_RACK_KINDS}
     assert by_model == equipment
     assert len(read(pod_set, "racks.csv")) == sum(e["quantity"] for e in bom["equipment"] if e["kind"] == "rack")
-    by_media = Counter((c["description"], float(c["length"])) for c in cables)
-    assert by_media == {(c["name"], c["stock_length_m"]): c["quantity"] for c in bom["cables"]}
+    data = Counter((c["description"], float(c["length"])) for c in cables if c["type"] != "power")
+    bought: Counter = Counter()
+    for c in bom["cables"]:
+        bought[(c["name"], c["stock_length_m"])] += c["quantity"]
+    assert data == bought
+    cords = Counter(float(c["length"]) for c in cables if c["type"] == "power")
+    bought_cords: Counter = Counter()
+    for c in bom["cords"]:
+        bought_cords[c["stock_length_m"]] += c["quantity"]
+    assert cords == bought_cords
 
 
 def test_devices_stand_at_their_lowest_u_and_0u_pdus_have_no_position(pod_set, pod):
@@ -246,10 +324,11 @@ def test_devices_stand_at_their_lowest_u_and_0u_pdus_have_no_position(pod_set, p
 def test_cables_carry_label_type_by_media_stock_length_and_status(pod_set, pod):
     rows = read(pod_set, "cables.csv")
     assert {r["type"] for r in rows} <= CABLE_TYPE_SLUGS
-    links = sorted(pod.links.values(), key=lambda link: int(link.id.split("-")[1]))
+    links = sorted((link for link in pod.links.values() if link.tier != "coolant-hose"),
+                   key=lambda link: int(link.id.split("-")[1]))
     for row, link in zip(rows, links, strict=True):
         assert row["label"] == cable_label(pod, link)
-        assert row["type"] == netbox_names.CABLE_TYPES[link.media]
+        assert row["type"] == ("power" if link.tier == "power-cord" else netbox_names.CABLE_TYPES[link.media])
         assert (float(row["length"]), row["length_unit"]) == (link.stock_m, "m")
         assert row["status"] == "planned"
 

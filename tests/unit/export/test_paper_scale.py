@@ -34,6 +34,11 @@ def _pdf(writer, doc: Document) -> PdfReader:
     return PdfReader(out)
 
 
+def _marks(outline: list) -> int:
+    """Bookmarks at every depth (racks under their network)."""
+    return sum(_marks(item) if isinstance(item, list) else 1 for item in outline)
+
+
 def _objects(reader: PdfReader) -> int:
     return len(reader.xref_objStm) + sum(len(numbers) for numbers in reader.xref.values())
 
@@ -56,10 +61,11 @@ def test_labels_grow_linearly_and_codes_are_not_objects(halls):
         out = io.BytesIO()
         labels = labels_pdf.write_labels_pdf(doc, out, ExportOptions(date="2026-01-01"))
         reader = PdfReader(out)
-        figures[nodes] = (labels, len(reader.pages), len(out.getvalue()), _objects(reader), len(reader.outline))
+        figures[nodes] = (labels, len(reader.pages), len(out.getvalue()), _objects(reader), _marks(reader.outline))
     (small, small_pages, small_bytes, small_objects, small_racks), (big, big_pages, big_bytes, big_objects, big_racks) = \
         figures[32], figures[64]
-    assert big == 2 * small and big_pages == pytest.approx(2 * small_pages, abs=1)
+    # every network's labels (issue 21): the management and storage switches do not double exactly
+    assert big == pytest.approx(2 * small, rel=0.05) and big_pages == pytest.approx(2 * small_pages, rel=0.05)
     assert big_bytes / big == pytest.approx(small_bytes / small, rel=0.1)
     # a page and its content stream each, a bookmark and its target per rack, fonts and one
     # outline form: no object per QR code
@@ -72,12 +78,14 @@ def test_cabling_pages_share_their_table_grid(halls):
     for nodes, doc in halls.items():
         out = io.BytesIO()
         pages = cabling_pdf.write_cabling_pdf(doc, out, ExportOptions(date="2026-01-01"))
-        figures[nodes] = (len(doc.links), pages, len(out.getvalue()), _objects(PdfReader(out)))
+        reader = PdfReader(out)
+        figures[nodes] = (len(doc.links), pages, len(out.getvalue()), _objects(reader) - _marks(reader.outline))
     (small, small_pages, small_bytes, small_objects), (big, big_pages, big_bytes, big_objects) = \
         figures[32], figures[64]
-    assert big == 2 * small and big_pages > small_pages
+    assert big == pytest.approx(2 * small, rel=0.05) and big_pages > small_pages
     assert big_bytes / big == pytest.approx(small_bytes / small, rel=0.25)
     # two objects a page (page, content) and a few forms (one per row count), not one per table line
+    # (a bookmark, a rack's or a network's, is an object of its own: not counted)
     assert big_objects - small_objects <= 2 * (big_pages - small_pages) + 10
 
 

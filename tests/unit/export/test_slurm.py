@@ -124,7 +124,7 @@ def test_the_tree_is_what_merging_switches_with_the_same_children_gives(three_ti
     host = {d.id: doc.hostname(d) for d in doc.devices.values()}
     role = {d.id: d.role or "node" for d in doc.devices.values()}
     below: dict[str, set[str]] = {}
-    for link in doc.links.values():
+    for link in doc.links_in("compute").values():  # the compute fabric is Slurm's tree
         a, b = sorted((link.a_device, link.b_device), key=lambda d: ["node", "leaf", "spine", "core"].index(role[d]))
         below.setdefault(b, set()).add(a)
     merged: dict[str, frozenset] = {}  # switch id → the merged switch it became (its children)

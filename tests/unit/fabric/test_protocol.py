@@ -22,8 +22,11 @@ ETH = "sw-64x800g-2u-eth"
 
 
 def test_every_catalogue_switch_states_its_protocol():
-    protocols = {item.key: item.protocol for item in builtin_catalog().of_kind(SWITCH)}
+    catalog = builtin_catalog()
+    protocols = {item.key: item.protocol for item in catalog.fabric_switches()}
     assert protocols == {"sw-64x400g-1u": INFINIBAND, ETH: ETHERNET}
+    management = [item for item in catalog.of_kind(SWITCH) if item.network]  # in-band and OOB: Ethernet
+    assert management and all(item.protocol == ETHERNET for item in management)
 
 
 def test_default_switch_follows_the_basis_not_the_key():

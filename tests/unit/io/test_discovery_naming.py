@@ -58,7 +58,7 @@ def test_sonic_and_cumulus_interface_names():
     assert cumulus["swp2s1"] == "2/2" and "ethernet0" not in cumulus
     either = port_names(eth, LLDP)  # no naming given: every scheme (they cannot be confused)
     assert (either["ethernet8"], either["swp2s0"]) == ("2/1", "2/1")
-    assert port_names(eth, PLAN) == {p.lower(): p for p in eth.port_names()}
+    assert port_names(eth, PLAN) == {p.lower(): p for p in eth.all_port_names()}
 
 
 def test_hostnames_ignore_case_and_shared_ones_match_nothing():

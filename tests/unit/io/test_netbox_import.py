@@ -20,6 +20,9 @@ from planner.layout.templates import build_template
 from planner.model.catalog import NODE, RACK_PDU, SWITCH
 from planner.model.document import Document
 from planner.model.labels import cable_label
+from planner.model.networks import network_of
+from planner.model.objects import Device, Link
+from planner.model.ports import COOLANT
 from planner.rules.engine import validate
 from planner.rules.finding import ERROR
 
@@ -34,9 +37,11 @@ def devices_of(doc: Document) -> list[tuple]:
 
 
 def cables_of(doc: Document) -> list[tuple]:
+    """Every cable NetBox can hold (all but the coolant hoses), end to end, with its network."""
     host = {d.id: doc.hostname(d) for d in doc.devices.values()}
     return sorted((host[link.a_device], link.a_port, host[link.b_device], link.b_port, cable_label(doc, link), link.media,
-                   link.stock_m, link.tier, link.rail, link.state) for link in doc.links.values())
+                   link.stock_m, network_of(link), link.tier, link.rail, link.state)
+                  for link in doc.links.values() if network_of(link) != COOLANT)
 
 
 def rewrite(path: Path, change) -> None:
@@ -100,8 +105,9 @@ def test_the_plan_saves_opens_and_checks_with_only_what_netbox_lacks(pod_set):
     assert doc.meta.project == "Pod template, 16 nodes" and doc.meta.hall == "Hall 1"
     assert doc.basis.fabric_kind == "infiniband"
     errors = {f.rule for f in validate(doc) if f.severity == ERROR}
-    assert errors == {"C4"}  # no CDU loops: NetBox does not record them
+    assert errors == {"C4", "C10"}  # no CDU loops, no hoses: NetBox does not record them
     assert any("no CDUs" in note for note in result.notes)
+    assert any("no coolant hoses" in note for note in result.notes)
     assert any("laid out" in note for note in result.notes)
 
 
@@ -125,40 +131,48 @@ def test_racks_stand_in_rows_by_location_then_in_rows_of_twenty_by_name(pod_set,
     assert not [f for f in validate(doc) if f.rule in ("S1", "S2") and f.severity == ERROR]
 
 
-def test_a_type_the_catalogue_lacks_becomes_a_custom_type_with_its_ports_in_order(pod_copy):
-    old = next((pod_copy / "device-types").glob("nvidia-sw-*.yaml"))
+def test_a_type_the_catalogue_lacks_becomes_a_custom_type_with_its_ports_in_order(pod, pod_copy):
+    old = pod_copy / "device-types" / "nvidia-sw-64x400g-1u.yaml"
     data = yaml.safe_load(old.read_text(encoding="utf-8"))
-    renames = {i["name"]: f"swp{n}" for n, i in enumerate(data["interfaces"], start=1)}
+    cages = [i for i in data["interfaces"] if not i.get("mgmt_only")]
+    renames = {i["name"]: f"swp{n}" for n, i in enumerate(cages, start=1)}
+    renames |= {"mgmt0": "eth0", **{f"PSU{n}": f"PS{n}" for n in (1, 2)}}
     data.update(manufacturer="Acme", model="AX-64", slug="acme-ax-64")
-    data["interfaces"] = [{"name": renames[i["name"]], "type": i["type"]} for i in data["interfaces"]]
-    data["interfaces"].append({"name": "mgmt0", "type": "1000base-t", "mgmt_only": True})
+    data["interfaces"] = [{**i, "name": renames[i["name"]]} for i in data["interfaces"]]
+    data["power-ports"] = [{**p, "name": renames[p["name"]]} for p in data["power-ports"]]
     old.unlink()
     (pod_copy / "device-types" / "acme-ax-64.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+    switches = set()
 
     def retype(rows: list[dict]) -> list[dict]:
         for row in rows:
             if row["device_type"] == "Switch 64 × 400G, 1U (32 twin-port OSFP)":
                 row.update(manufacturer="Acme", device_type="AX-64")
+                switches.add(row["name"])
         return rows
 
     def rename(rows: list[dict]) -> list[dict]:
         for row in rows:
             for side in ("a", "b"):
-                row[f"side_{side}_name"] = renames.get(row[f"side_{side}_name"], row[f"side_{side}_name"])
+                if row[f"side_{side}_device"] in switches:
+                    row[f"side_{side}_name"] = renames[row[f"side_{side}_name"]]
         return rows
 
     rewrite(pod_copy / "devices.csv", retype)
     rewrite(pod_copy / "cables.csv", rename)
     result = read_netbox(pod_copy)
     custom = [item for item in result.doc.catalog.items.values() if item.custom]
-    assert [(c.key, c.kind, c.port_count, c.port_speed_gbps, c.manufacturer) for c in custom] == \
-        [("custom-acme-ax-64", SWITCH, 64, 400.0, "Acme")]
+    assert [(c.key, c.kind, c.port_count, c.port_speed_gbps, c.manufacturer, c.psu_count, c.psu_inlet)
+            for c in custom] == [("custom-acme-ax-64", SWITCH, 64, 400.0, "Acme", 2, "C14")]
+    assert custom[0].port_names("oob") == ["mgmt0"]  # its management-only interface, by the plan's name
     assert any("custom types: AX-64 (switch)" in note for note in result.notes)
     leaf = next(d for d in result.doc.devices.values() if d.role == "leaf")
     assert leaf.type == "custom-acme-ax-64" and leaf.rail
     ports = {link.b_port for link in result.doc.links.values() if link.b_device == leaf.id}
     assert ports <= set(custom[0].port_names()) and "swp1" not in ports
-    assert len(result.doc.links) == 384
+    on_leaf = {link.a_port for link in result.doc.links.values() if link.a_device == leaf.id}
+    assert {"mgmt0", "PSU1", "PSU2"} <= on_leaf  # its OOB cable and both power cords are kept
+    assert len(result.doc.links) == len(cables_of(pod))
 
 
 def test_media_come_back_by_name_and_else_by_type_and_reach(pod_copy):
@@ -174,7 +188,7 @@ def test_media_come_back_by_name_and_else_by_type_and_reach(pod_copy):
     assert [link.media for link in links[:4]] == ["fr4", "fr4", "dac", "fr4"]  # DR4 reaches 100 m on IB
 
 
-def test_unracked_devices_and_non_interface_cables_are_left_out_and_counted(pod_copy):
+def test_unracked_devices_and_non_interface_cables_are_left_out_and_counted(pod, pod_copy):
     def unrack(rows: list[dict]) -> list[dict]:
         rows.append({**rows[0], "name": "spare-1", "rack": "", "position": "", "face": ""})
         return rows
@@ -186,9 +200,9 @@ def test_unracked_devices_and_non_interface_cables_are_left_out_and_counted(pod_
     rewrite(pod_copy / "devices.csv", unrack)
     rewrite(pod_copy / "cables.csv", console)
     result = read_netbox(pod_copy)
-    assert len(result.doc.links) == 383
+    assert len(result.doc.links) == len(cables_of(pod)) - 1
     assert any("1 device(s) in no rack" in note for note in result.notes)
-    assert any("1 cable(s) not between two interfaces" in note for note in result.notes)
+    assert any("1 cable(s) not between interfaces, power ports and outlets" in note for note in result.notes)
 
 
 def test_a_racked_device_without_position_goes_to_the_lowest_free_u(pod_copy):
@@ -272,3 +286,60 @@ def test_a_type_the_plan_format_would_refuse_is_refused_by_name(pod_copy):
         {**r, "manufacturer": "Acme", "device_type": "Huge"} if "switch" in r["role"] else r for r in rows])
     with pytest.raises(NetBoxReadError, match="Huge: weight_kg: 250,000 kg is outside"):
         read_netbox(pod_copy)
+
+
+def ends_by_network(doc: Document) -> set[tuple]:
+    host = {d.id: doc.hostname(d) for d in doc.devices.values()}
+    return {(frozenset({(host[link.a_device], link.a_port), (host[link.b_device], link.b_port)}), network_of(link))
+            for link in doc.links.values() if network_of(link) != COOLANT}
+
+
+@pytest.mark.parametrize("tags", [True, False], ids=["tagged", "tags-stripped"])
+def test_every_network_comes_back_with_the_same_ends(pod, pod_copy, tags):
+    """Cables of every network, power cords and management cables included, come back on their
+    network: by the tags the set writes, and without them by their ports and the ends' roles."""
+    assert {network_of(link) for link in pod.links.values()} == {"compute", "storage", "inband", "oob", "power",
+                                                                 "coolant"}
+    if not tags:
+        def untag(rows: list[dict]) -> list[dict]:
+            return [{**row, "tags": ""} for row in rows]
+        rewrite(pod_copy / "cables.csv", untag)
+    back = read_netbox(pod_copy).doc
+    assert ends_by_network(back) == ends_by_network(pod)
+    assert sorted((network_of(link), link.tier) for link in back.links.values()) == \
+        sorted((network_of(link), link.tier) for link in pod.links.values() if network_of(link) != COOLANT)
+
+
+def test_power_cords_are_power_port_to_outlet_cables_and_come_back_as_cords(pod, pod_set):
+    with open(pod_set / "cables.csv", encoding="utf-8", newline="") as handle:
+        cords = [row for row in csv.DictReader(handle) if row["type"] == "power"]
+    assert len(cords) == sum(1 for link in pod.links.values() if network_of(link) == "power") > 0
+    assert {(row["side_a_type"], row["side_b_type"]) for row in cords} == {("dcim.powerport", "dcim.poweroutlet")}
+    back = read_netbox(pod_set).doc
+    cord = next(link for link in back.links.values() if link.tier == "power-cord")
+    psu_item, pdu_item = back.catalog[back.devices[cord.a_device].type], back.catalog[back.devices[cord.b_device].type]
+    assert cord.a_port.startswith("PSU") and pdu_item.kind == RACK_PDU and cord.b_port in pdu_item.outlet_names()
+    assert psu_item.psu_count and cord.media == ""
+
+
+def test_a_management_cable_by_hand_comes_back_on_its_network(tmp_path):
+    """A plan cabled by hand: a node's BMC on an OOB access switch's cage 3, and a PSU on outlet O37."""
+    doc = build_template("pod", nodes=16)
+    for link_id in [link.id for link in doc.links.values() if network_of(link) in ("oob", "power")]:
+        del doc.links[link_id]
+    node = next(d for d in doc.devices.values() if doc.catalog[d.type].kind == NODE)
+    pdu = next(d for d in doc.devices.values() if d.rack == node.rack and doc.catalog[d.type].kind == RACK_PDU)
+    oob_type = doc.catalog.management_switch("oob").key
+    switch = next((d for d in doc.devices.values() if d.type == oob_type), None)
+    if switch is None:
+        switch = Device(id=doc.new_id("dev"), type=oob_type, name="MO9", rack=node.rack, u=52, role="oob-access")
+        doc.add(switch)
+    doc.add(Link(id=doc.new_id("link"), a_device=node.id, a_port="BMC", b_device=switch.id, b_port="3",
+                 tier="oob-access", media="cat6a", length_m=3.0, stock_m=3.0))
+    doc.add(Link(id=doc.new_id("link"), a_device=node.id, a_port="PSU1", b_device=pdu.id, b_port="O37",
+                 tier="power-cord", length_m=1.0, stock_m=1.2))
+    export_to(doc, "netbox", tmp_path / "set", ExportOptions())
+    back = read_netbox(tmp_path / "set").doc
+    assert ends_by_network(back) == ends_by_network(doc)
+    assert {link.tier for link in back.links.values() if network_of(link) in ("oob", "power")} == \
+        {"oob-access", "power-cord"}

@@ -55,7 +55,7 @@ def test_port_names_are_distinct_and_never_meet_the_rail_names(key):
 def test_rail_names_are_those_the_pod_template_cables():
     doc = build_template("pod", 32)
     used: dict[str, set[str]] = {}
-    for link in doc.links.values():
+    for link in doc.links_in(COMPUTE).values():  # the rails; other networks' cables name their own ports
         for device_id, port in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
             used.setdefault(doc.devices[device_id].type, set()).add(port)
     for type_key, ports in used.items():
@@ -97,9 +97,13 @@ def test_quick_disconnect_sizes(text, mm):
 def test_the_dgx_b200_class_node_has_its_cited_ports_and_psus():
     item = builtin_catalog()["node-8gpu-10u"]
     storage = [g for g in item.port_groups if g["network"] == STORAGE_NET]
-    assert [(g["count"], g["connector"], g["speed_gbps"]) for g in storage] == [(2, "QSFP112", 400.0)] * 2  # 2 dual-port
-    assert item.port_names(STORAGE_NET) == ["S1", "S2", "S3", "S4"]
-    assert item.port_names(INBAND) == ["E1"] and item.port_names(OOB) == ["BMC"]
+    # Port 1 of each dual-port card on the storage fabric, port 2 the bonded in-band pair (SuperPOD RA-11333-001)
+    assert [(g["count"], g["connector"], g["speed_gbps"]) for g in storage] == [(2, "QSFP112", 400.0)]
+    inband = [g for g in item.port_groups if g["network"] == INBAND]
+    assert [(g["count"], g["connector"], g["speed_gbps"]) for g in inband] == [(2, "QSFP112", 100.0)]
+    assert item.port_names(STORAGE_NET) == ["S1", "S2"]
+    assert item.port_names(INBAND) == ["E1", "E2"] and item.port_names(OOB) == ["BMC"]
+    assert "RA-11333-001" in item.source and "bonded" in item.source
     bmc = next(g for g in item.port_groups if g["network"] == OOB)
     assert (bmc["connector"], bmc["speed_gbps"]) == ("RJ45", 1.0)
     assert (item.psu_count, item.psu_inlet, item.psu_rating_w, item.psu_redundancy) == (6, "C20", 3300.0, "5+1")
@@ -108,14 +112,23 @@ def test_the_dgx_b200_class_node_has_its_cited_ports_and_psus():
     assert "dgxb200-user-guide" in item.source and "5+1 redundancy" in item.source
     h100 = builtin_catalog()["node-8gpu-air-8u"]
     assert (h100.psu_count, h100.psu_redundancy, h100.psu_spares()) == (6, "4+2", 2)
-    assert len([g for g in h100.port_groups if g["network"] == STORAGE_NET]) == 2
+    assert h100.port_names(STORAGE_NET) == ["S1", "S2"] and h100.port_names(INBAND) == ["E1", "E2"]
     assert h100.networks() == (COMPUTE, STORAGE_NET, INBAND, OOB, POWER)
 
 
 def test_switches_pdus_cdus_and_storage_have_their_management_ports():
     catalog = builtin_catalog()
     for item in catalog.of_kind("switch", "rack_pdu", "rack_cdu", "row_cdu"):
-        assert item.port_names(OOB) == ["mgmt0"], item.key
+        if item.network:  # a management switch: its own network's ports, and Cumulus Linux's eth0
+            assert item.port_names(OOB)[-1:] == ["eth0"] and item.lldp_naming == "cumulus", item.key
+        else:
+            assert item.port_names(OOB) == ["mgmt0"], item.key
+    oob, inband = catalog.management_switch(OOB), catalog.management_switch(INBAND)
+    assert oob is not None and inband is not None
+    assert oob.port_names(OOB)[:48] == [str(n) for n in range(1, 49)] and oob.port_names(OOB)[48:52] == [
+        "swp49", "swp50", "swp51", "swp52"]
+    assert (inband.port_count, inband.port_speed_gbps, inband.cage_network) == (64, 100.0, INBAND)
+    assert {item.key for item in catalog.fabric_switches()} == {"sw-64x400g-1u", "sw-64x800g-2u-eth"}
     for item in catalog.of_kind("switch"):
         assert (item.psu_count, item.psu_spares()) == (2, 1)
     flash = catalog["storage-flash-2u"]
@@ -124,7 +137,9 @@ def test_switches_pdus_cdus_and_storage_have_their_management_ports():
     liquid, cdu = catalog["node-8gpu-liquid-4u"], catalog["cdu-rack-250kw"]
     assert liquid.port_names(COOLANT) == ["SUP1", "RET1"]
     assert cdu.port_names(COOLANT) == ["SUP1", "RET1", "SUP2", "RET2"]
-    assert liquid.psu_count is None and "not found" in liquid.source  # said, not invented
+    # A class assumption, said as one: 5+5 so one feed carries the 12 kW peak alone
+    assert (liquid.psu_count, liquid.psu_inlet, liquid.psu_redundancy) == (10, "C20", "5+5")
+    assert "class assumption" in liquid.source and liquid.psu_capacity_w(4) >= liquid.power_peak_w
     assert default_stem(NODE, OOB) == ("BMC", None) and default_stem("switch", OOB) == ("mgmt", 0)
     assert default_stem(STORAGE, STORAGE_NET) == ("S", 1)
 

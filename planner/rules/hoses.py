@@ -1,0 +1,214 @@
+"""Coolant-hose rules (issue 21 part 4): every liquid-cooled device hosed to a manifold in its
+rack, supply to supply and return to return, no quick-disconnect twice (C10), and each rack
+manifold's flow within its rating (C11).
+
+C11's flow is the cooling rules' V̇ = 60 · P[kW] / (ρ · c_p · ΔT) (DESIGN §5 Cooling,
+``planner.rules.figures.flow_lpm``) over the liquid heat of the devices hosed to the manifold:
+each device's draw on the design basis's ``load_basis`` times its ``liquid_fraction``, shared
+over its QD pairs by the pairs on that manifold. Both rules are about the whole hall (a hose's
+edit touches no rack or device the engine would re-check); as the power-cord rules do, they keep
+what they found while the hoses, devices, catalogue and basis figures they read stay the same,
+and only word it again with the names of now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
+
+from planner.fabric.hoses import CDU_SECONDARY_PAIR, is_liquid
+from planner.model.catalog import RACK_CDU, RACK_MANIFOLD
+from planner.model.cords import draw_w
+from planner.model.document import Document
+from planner.model.ports import COOLANT, RETURN_STEM, SUPPLY_STEM, coolant_names
+from planner.rules.context import Context
+from planner.rules.engine import HALL, Rule, rule
+from planner.rules.figures import flow_lpm, kw
+from planner.rules.finding import ERROR, Finding
+
+_READS = {"link.a_device", "link.a_port", "link.b_device", "link.b_port", "link.tier",
+          "dev.type", "dev.rack", "dev.name", "dev.hostname", "rack.name"}
+_SOURCE_C10 = ("Direct-to-chip liquid cooling: each cold-plate loop's supply and return QD on the rack manifold's "
+               "supply and return headers, one plug per socket (OCP UQD specification)")
+_SOURCE_C11 = "Rack manifold datasheet (catalogue): rated flow; V̇ = 60 · P / (ρ · c_p · ΔT) (DESIGN §5 Cooling)"
+End = tuple[str, str]
+#: What a rule found: severity, subjects, and its message as a template whose {0}, {1} … are the
+#: names now of the device or rack ids that follow.
+Record = tuple[str, tuple[str, ...], str, tuple[str, ...]]
+
+
+@dataclass
+class HoseIndex:
+    """The hoses by end (device, QD), the liquid-cooled devices, the manifolds and rack CDUs."""
+
+    by_end: dict[End, list[str]] = field(default_factory=dict)
+    liquid: list[str] = field(default_factory=list)
+    manifolds: list[str] = field(default_factory=list)
+    cdus: list[str] = field(default_factory=list)
+
+    def other_end(self, doc: Document, link_id: str, end: End) -> End:
+        link = doc.links[link_id]
+        return (link.b_device, link.b_port) if (link.a_device, link.a_port) == end else (link.a_device, link.a_port)
+
+
+def hose_index(ctx: Context) -> HoseIndex:
+    """The hoses indexed once per pass that needs them."""
+    def build() -> HoseIndex:
+        doc = ctx.doc
+        index = HoseIndex()
+        for device in doc.devices.values():
+            item = doc.catalog[device.type]
+            if item.kind == RACK_MANIFOLD:
+                index.manifolds.append(device.id)
+            elif item.kind == RACK_CDU and (item.coolant_ports or 0) >= CDU_SECONDARY_PAIR:
+                index.cdus.append(device.id)
+            elif is_liquid(item):
+                index.liquid.append(device.id)
+        for link in doc.links_in(COOLANT).values():
+            for end in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
+                index.by_end.setdefault(end, []).append(link.id)
+        return index
+    return ctx.memo("coolant hoses", build)
+
+
+def _name(doc: Document, object_id: str) -> str:
+    """A device's hostname or a rack's name, as now (the id when it is gone)."""
+    device = doc.devices.get(object_id)
+    if device is not None:
+        return doc.hostname(device)
+    rack = doc.racks.get(object_id)
+    return rack.name if rack is not None else object_id
+
+
+def _stem(port: str) -> str:
+    return port.rstrip("0123456789")
+
+
+def _pair_problems(doc: Document, index: HoseIndex, device_id: str, pair: int) -> Iterator[Record]:
+    """What is wrong with one QD pair of a device, as records."""
+    device = doc.devices[device_id]
+    mates: list[End] = []
+    for stem, words in ((SUPPLY_STEM, "supply"), (RETURN_STEM, "return")):
+        port = f"{stem}{pair}"
+        hoses = index.by_end.get((device_id, port), [])
+        if not hoses:
+            yield (ERROR, (device_id,), f"{{0}} {port} ({words}): no hose to a manifold in {{1}}",
+                   (device_id, device.rack))
+            continue
+        if len(hoses) > 1:
+            yield (ERROR, (device_id, *hoses), f"{{0}} {port}: {len(hoses)} hoses on one QD ({', '.join(hoses)})",
+                   (device_id,))
+        mate = index.other_end(doc, hoses[0], (device_id, port))
+        mates.append(mate)
+        target = doc.devices.get(mate[0])
+        where, named = f"{{0}} {port} on {{1}} {mate[1]} ({hoses[0]})", (device_id, mate[0], device.rack)
+        if target is None or doc.catalog[target.type].kind != RACK_MANIFOLD:
+            yield ERROR, (device_id, hoses[0]), f"{where}: not a rack manifold", named
+        elif target.rack != device.rack:
+            yield ERROR, (device_id, hoses[0]), f"{where}: the manifold is in another rack, not {{2}}", named
+        elif _stem(mate[1]) != stem:
+            other = "supply" if stem == RETURN_STEM else "return"
+            yield ERROR, (device_id, hoses[0]), f"{where}: {words} on the manifold's {other}", named
+    split = len(mates) == 2 and mates[0][1][len(SUPPLY_STEM):] != mates[1][1][len(RETURN_STEM):]
+    if len(mates) == 2 and (mates[0][0] != mates[1][0] or split):
+        yield (ERROR, (device_id,), (f"{{0}} pair {pair}: supply on {{1}} {mates[0][1]}, return on {{2}} "
+                                     f"{mates[1][1]} (one manifold pair for a device's pair)"),
+               (device_id, mates[0][0], mates[1][0]))
+
+
+def _c10(ctx: Context) -> Iterator[Record]:
+    doc = ctx.doc
+    index = hose_index(ctx)
+    if not index.by_end and index.liquid:  # a plan from before hoses: one line, not one per QD
+        yield (ERROR, tuple(index.liquid), (f"No coolant hoses: {len(index.liquid):,} liquid-cooled devices are on "
+                                            f"no rack manifold (Plan ▸ Generate fabric…, or planner fabric, hoses "
+                                            f"them)"), ())
+        return
+    for device_id in index.liquid:
+        for pair in range(1, (doc.catalog[doc.devices[device_id].type].coolant_ports or 0) + 1):
+            yield from _pair_problems(doc, index, device_id, pair)
+    racks_with_manifold = {doc.devices[m].rack for m in index.manifolds}
+    for cdu_id in index.cdus:
+        if doc.devices[cdu_id].rack in racks_with_manifold:
+            for severity, subjects, template, named in _pair_problems(doc, index, cdu_id, CDU_SECONDARY_PAIR):
+                loop = template.replace("no hose to a manifold", "the loop is not hosed to a manifold")
+                yield severity, subjects, loop, named
+    for manifold_id in index.manifolds:
+        for port in coolant_names(doc.catalog[doc.devices[manifold_id].type].coolant_ports):
+            hoses = index.by_end.get((manifold_id, port), [])
+            if len(hoses) > 1:
+                yield (ERROR, (manifold_id, *hoses), f"{{0}} {port}: {len(hoses)} hoses on one QD ({', '.join(hoses)})",
+                       (manifold_id,))
+
+
+def manifold_flow(ctx: Context, manifold_id: str) -> tuple[float, float, int]:
+    """(liquid heat W, flow L/min, devices) of what is hosed to a manifold's supply QDs."""
+    doc = ctx.doc
+    index = hose_index(ctx)
+    pairs: dict[str, int] = {}
+    for port in coolant_names(doc.catalog[doc.devices[manifold_id].type].coolant_ports):
+        if not port.startswith(SUPPLY_STEM):
+            continue
+        for link_id in index.by_end.get((manifold_id, port), []):
+            device_id, _port = index.other_end(doc, link_id, (manifold_id, port))
+            device = doc.devices.get(device_id)
+            if device is not None and is_liquid(doc.catalog[device.type]):
+                pairs[device_id] = pairs.get(device_id, 0) + 1
+    heat = 0.0
+    for device_id, hosed_pairs in pairs.items():
+        item = doc.catalog[doc.devices[device_id].type]
+        heat += draw_w(doc, item) * item.liquid_fraction * min(hosed_pairs / (item.coolant_ports or 1), 1.0)
+    return heat, flow_lpm(heat, doc.basis), len(pairs)
+
+
+def _c11(ctx: Context) -> Iterator[Record]:
+    doc = ctx.doc
+    basis = doc.basis
+    props = basis.fluid_properties
+    for manifold_id in hose_index(ctx).manifolds:
+        rated = doc.catalog[doc.devices[manifold_id].type].rated_flow_lpm
+        heat, flow, devices = manifold_flow(ctx, manifold_id)
+        if flow > rated:
+            yield (ERROR, (manifold_id,),
+                   (f"{{0}}: {devices:,} devices, {kw(heat)} liquid heat needs 60 × {heat / 1000:,.1f} / "
+                    f"({props['density_kg_per_l']:g} × {props['cp_kj_per_kg_k']:g} × {basis.delta_t_k:g} K) = "
+                    f"{flow:,.1f} L/min of {basis.fluid}, rated {rated:,.1f} L/min"), (manifold_id,))
+
+
+_BASIS_FIELDS = ("fluid", "delta_t_k", "load_basis")
+#: Each validator's context → its rules' records and what they were found on.
+_HELD: WeakKeyDictionary[Context, dict[str, tuple[tuple, list[Record]]]] = WeakKeyDictionary()
+
+
+def _signature(doc: Document) -> tuple:
+    """Everything the records read: the hoses' ends, each device's type and rack, the catalogue's
+    coolant and power figures and the basis's fluid, ΔT and load basis. Cheap beside the records,
+    so an edit that changes none of them (a rack renamed, a data cable by hand) only words them."""
+    return (tuple((h.id, h.a_device, h.a_port, h.b_device, h.b_port) for h in doc.links_in(COOLANT).values()),
+            tuple((d.id, d.type, d.rack) for d in doc.devices.values()),
+            tuple((key, i.kind, i.coolant_ports, i.liquid_fraction, i.power_w, i.power_peak_w, i.rated_flow_lpm)
+                  for key, i in doc.catalog.items.items()),
+            tuple(getattr(doc.basis, name) for name in _BASIS_FIELDS))
+
+
+def _held(ctx: Context, r: Rule, check: Callable[[Context], Iterator[Record]]) -> list[Finding]:
+    """A rule's findings: its records, kept while nothing they read changed, worded now."""
+    signature = ctx.memo("coolant hose signature", lambda: _signature(ctx.doc))
+    held = _HELD.setdefault(ctx, {})
+    if r.id not in held or held[r.id][0] != signature:
+        held[r.id] = (signature, list(check(ctx)))
+    doc = ctx.doc
+    return [r.finding(ctx, severity, subjects, template.format(*(_name(doc, i) for i in named)))
+            for severity, subjects, template, named in held[r.id][1]]
+
+
+@rule("C10", scope=HALL, reads=_READS, source=_SOURCE_C10, title="Liquid-cooled device hosed to its rack manifold")
+def hosed(ctx: Context, _subject: str, r: Rule) -> Iterator[Finding]:
+    yield from _held(ctx, r, _c10)
+
+
+@rule("C11", scope=HALL, reads=_READS, basis=_BASIS_FIELDS, source=_SOURCE_C11,
+      title="Rack manifold flow within its rating")
+def manifold_rating(ctx: Context, _subject: str, r: Rule) -> Iterator[Finding]:
+    yield from _held(ctx, r, _c11)

@@ -1,0 +1,185 @@
+"""P10–P13 on the pod with its power cords: a cord removed, a 4+2 node split 3/3, an outlet group
+over its breaker and a PDU's phases out of balance, each a finding with its numbers."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+
+from planner.commands.base import History, RemoveObjects, SetFields
+from planner.fabric.power_cords import plan_power_cords
+from planner.layout.templates import build_template
+from planner.model.ports import POWER
+from planner.rules.engine import Validator, all_rules, validate
+from planner.rules.finding import ERROR
+
+CORD_RULES = ("P10", "P11", "P12", "P13")
+
+
+@pytest.fixture
+def pod():
+    doc = build_template("pod")
+    History(doc).push(plan_power_cords(doc))
+    return doc
+
+
+def _found(doc, rule_id):
+    return [f for f in validate(doc) if f.rule == rule_id]
+
+
+def _device(doc, rack, name):
+    rack_id = next(r.id for r in doc.racks.values() if r.name == rack)
+    return next(d for d in doc.devices_in(rack_id) if d.name == name)
+
+
+def _cord(doc, device_id, port):
+    return next(link for link in doc.links_in(POWER).values() if (link.a_device, link.a_port) == (device_id, port))
+
+
+def _volts_ln():
+    return 415 / math.sqrt(3)  # the bundled PDU: 415 V three-phase, its outlets line to neutral
+
+
+def test_the_rules_are_in_the_catalogue_with_their_sources():
+    rules = {r.id: r for r in all_rules() if r.id in CORD_RULES}
+    assert sorted(rules) == list(CORD_RULES)
+    assert all(r.title and (r.source or r.source_field) for r in rules.values())
+
+
+def test_the_pod_cords_pass_p10_p11_p13(pod):
+    assert [f.message for f in validate(pod) if f.rule in ("P10", "P11", "P13")] == []
+
+
+def test_a_removed_cord_is_named_by_p10_in_a_full_run_and_after_the_edit(pod):
+    node = _device(pod, "R01", "N1")
+    validator = Validator(pod)
+    change = History(pod).push(RemoveObjects([_cord(pod, node.id, "PSU3").id]))
+    validator.update(change)
+    expected = "R01-N1 PSU3: no power cord (wants a C19 outlet of a rack PDU in its rack)"
+    assert [f.message for f in validator.findings if f.rule == "P10"] == [expected]
+    assert [(f.message, f.severity) for f in _found(pod, "P10")] == [(expected, ERROR)]
+
+
+def test_p10_names_an_outlet_used_twice_and_an_outlet_of_the_wrong_type(pod):
+    node = _device(pod, "R01", "N1")
+    first, second = _cord(pod, node.id, "PSU1"), _cord(pod, node.id, "PSU2")
+    pdu = pod.devices[first.b_device]
+    History(pod).push(SetFields({second.id: {"b_device": first.b_device, "b_port": first.b_port}}))
+    messages = [f.message for f in _found(pod, "P10")]
+    assert f"R01-{pdu.name} {first.b_port}: 2 cords on one outlet ({first.id}, {second.id})" in messages
+    History(pod).push(SetFields({second.id: {"b_port": "O1"}}))  # a C13 outlet
+    assert [f.message for f in _found(pod, "P10")] == [
+        f"R01-N1 PSU2 on R01-{pdu.name} O1: a C13 outlet; the PSU inlet C20 takes a C19"]
+
+
+def test_p11_a_4_plus_2_air_node_split_3_3_is_short_with_either_side_out(pod):
+    rack_id = next(r.id for r in pod.racks.values() if r.name == "R01")
+    node = max((d for d in pod.devices_in(rack_id) if d.type == "node-8gpu-liquid-4u"), key=lambda d: d.u)
+    air = pod.catalog["node-8gpu-air-8u"]
+    assert (air.psu_count, air.psu_redundancy) == (6, "4+2")
+    assert pod.fits_at(rack_id, air.height_u, node.u, ignore=node.id)  # the top node: the 8U air node fits
+    History(pod).push(SetFields({node.id: {"type": air.key}}))
+    History(pod).push(plan_power_cords(pod))
+    left = 3 * air.psu_rating_w
+    peak = air.power_peak_w
+    assert left < peak  # 3 × 3,300 W = 9,900 W < 10,200 W: 4+2 needs four PSUs on a side
+    assert sorted(f.message for f in _found(pod, "P11")) == [
+        f"R01-{node.name}: with side {side} out 3 PSUs × {air.psu_rating_w:,.0f} W = {left:,.0f} W < "
+        f"{peak:,.0f} W peak" for side in ("A", "B")]
+
+
+def test_p12_an_outlet_group_over_its_derated_breaker_in_failover(pod):
+    pod.basis.derating = 1.0  # IEC practice: a 3 kW cord fits a 16 A group
+    assert _found(pod, "P12") == []
+    pod.basis.derating = 0.8  # NEC continuous load: the same cord does not
+    node = pod.catalog["node-8gpu-liquid-4u"]
+    current = node.power_peak_w / 4 / (_volts_ln() * pod.basis.power_factor)  # all of it on one side's 4 PSUs
+    assert round(current, 1) == 13.2
+    found = {f.message for f in _found(pod, "P12")}
+    assert (f"R01-PDU-A1 group 2 (O7–O7, C19, L1): {current:.1f} A on 1 cord with the other side out, "
+            f"breaker 16 A × 0.8 = 12.8 A") in found
+    assert all(f.severity == ERROR for f in _found(pod, "P12"))
+
+
+def test_p12_two_switch_cords_on_one_c13_group(pod):
+    pod.basis.derating = 1.0
+    rack_id = next(d.rack for d in pod.devices.values() if d.name == "L1" and d.role == "leaf")
+    leaves = [d for d in pod.devices_in(rack_id) if d.name in ("L1", "L2", "L3")]
+    rack = pod.racks[rack_id].name
+    cords = [_cord(pod, leaf.id, "PSU1") for leaf in leaves]
+    pdu = cords[0].b_device
+    History(pod).push(SetFields({c.id: {"b_device": pdu, "b_port": f"O{i + 1}"} for i, c in enumerate(cords)}))
+    item = pod.catalog[leaves[0].type]
+    each = item.power_peak_w / 1 / (_volts_ln() * pod.basis.power_factor)  # 1+1: one PSU on the side left
+    found = [f for f in _found(pod, "P12") if "group 1 " in f.message and pod.devices[pdu].name in f.message]
+    assert [f.message for f in found] == [
+        (f"{rack}-{pod.devices[pdu].name} group 1 (O1–O6, C13, L1): {3 * each:.1f} A on 3 cords with the other "
+         f"side out, breaker 16 A × 1 = 16.0 A")]
+    assert found[0].severity == ERROR and 3 * each > 16
+
+
+def _line_currents(doc, pdu_id):
+    """Each line's current with both sides up, worked from the cords: a device's draw over its
+    corded PSUs, at 240 V line to neutral and the basis's power factor."""
+    cords = doc.links_in(POWER).values()
+    outlets = doc.catalog[doc.devices[pdu_id].type]
+    lines = {"L1": 0.0, "L2": 0.0, "L3": 0.0}
+    for link in cords:
+        if link.b_device == pdu_id:
+            item = doc.catalog[doc.devices[link.a_device].type]
+            corded = sum(1 for other in cords if other.a_device == link.a_device)
+            lines[outlets.outlet(link.b_port).phase] += (item.power_peak_w / corded
+                                                         / (_volts_ln() * doc.basis.power_factor))
+    return lines
+
+
+def test_p13_a_pdu_with_a_phase_left_empty(pod):
+    assert _found(pod, "P13") == []  # the generated spread: as even as its cords allow
+    rack_id = next(r.id for r in pod.racks.values() if r.name == "R01")
+    pdu = next(d for d in pod.devices_in(rack_id) if d.name == "PDU-A1")
+    item = pod.catalog[pdu.type]
+    on_l3 = [link.id for link in pod.links_in(POWER).values() if link.b_device == pdu.id
+             and item.outlet(link.b_port).outlet == "C19" and item.outlet(link.b_port).phase == "L3"]
+    assert on_l3
+    History(pod).push(RemoveObjects(on_l3))  # its node cords on L3 gone: L1 and L2 carry the nodes
+    lines = _line_currents(pod, pdu.id)
+    average = sum(lines.values()) / 3
+    imbalance = max(abs(i - average) for i in lines.values()) / average
+    assert imbalance > pod.basis.phase_imbalance_error
+    found = [f for f in _found(pod, "P13") if f.message.startswith("R01-PDU-A1:")]
+    assert len(found) == 1 and found[0].severity == ERROR
+    assert found[0].message.startswith(
+        f"R01-PDU-A1: phases L1 {lines['L1']:.1f} A / L2 {lines['L2']:.1f} A / L3 {lines['L3']:.1f} A, "
+        f"imbalance {imbalance:.0%} (max |I − I_avg| / I_avg), limit 20%; the cord of R01-")
+    assert found[0].message.endswith("(L3)")  # a free outlet on the light phase is named
+
+
+def test_after_edits_the_kept_findings_match_a_full_run(pod):
+    validator = Validator(pod)
+    history = History(pod)
+    rack_id = next(r.id for r in pod.racks.values() if r.name == "R01")
+    pdu_a1 = next(d for d in pod.devices_in(rack_id) if d.name == "PDU-A1")
+    edits = (lambda: history.push(SetFields({pdu_a1.id: {"name": "PDU-B9"}})),  # its cords now on side B
+             lambda: history.push(SetFields({rack_id: {"name": "R99"}})),  # worded with the new name
+             history.undo, history.undo)
+    for edit in edits:
+        validator.update(edit())
+        kept = sorted((f.rule, f.message) for f in validator.findings if f.rule in CORD_RULES)
+        assert kept == sorted((f.rule, f.message) for f in validate(pod) if f.rule in CORD_RULES)
+        if edit is edits[0]:
+            p11 = [m for rule, m in kept if rule == "P11"]
+            assert p11 and all(re.fullmatch(r"R01-N\d: with side B out [0-3] PSUs? × 3,300 W = [0-9,]+ W < "
+                                            r"12,000 W peak", m) for m in p11), p11
+    assert not [f for f in validator.findings if f.rule in CORD_RULES and f.rule != "P12"]
+
+
+def test_a_plan_without_any_cords_gets_one_p10_line(pod):
+    History(pod).push(RemoveObjects(list(pod.links_in(POWER))))
+    devices = [d for d in pod.devices.values() if pod.catalog[d.type].psu_count and pod.catalog[d.type].kind != "rack_pdu"]
+    psus = sum(pod.catalog[d.type].psu_count for d in devices)
+    assert [f.message for f in _found(pod, "P10")] == [
+        (f"No power cords: {psus:,} PSUs of {len(devices):,} devices are on no outlet (Plan ▸ Generate fabric…, "
+        f"or planner fabric, cords them)")]
+    assert _found(pod, "P11") == _found(pod, "P12") == _found(pod, "P13") == []
