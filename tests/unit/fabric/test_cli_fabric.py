@@ -8,6 +8,8 @@ import pytest
 
 from planner.cli import main
 from planner.io import load, save
+from planner.model.networks import in_compute_fabric
+from planner.model.ports import COMPUTE
 
 
 def test_new_then_fabric_json(tmp_path, capsys):
@@ -16,10 +18,17 @@ def test_new_then_fabric_json(tmp_path, capsys):
     assert capsys.readouterr().out.startswith(f"Wrote {out}: 20 nodes")
     assert main(["fabric", str(out), "--json"]) == 0
     counts = json.loads(capsys.readouterr().out)
+    networks = counts.pop("networks")
     assert counts == {"nodes": 20, "gpus": 160, "tiers": 2,
                       "switches": {"leaf": 8, "spine": 4, "core": 0},
                       "links": {"node-leaf": 160, "leaf-spine": 256, "spine-core": 0},
                       "oversubscription": 1.0}
+    assert networks["compute"] == {"switches": counts["switches"], "links": counts["links"]}
+    # every other network of the 20 nodes: two storage and two in-band ports, one hose pair, 10 PSUs each
+    assert networks["storage"]["links"]["storage-access"] >= 2 * 20
+    assert networks["inband"]["links"] == {"inband-access": 2 * 20, "inband-uplink": 2}
+    assert networks["coolant"] == {"switches": {}, "links": {"coolant-hose": 2 * 20}}
+    assert networks["power"]["links"]["power-cord"] >= 10 * 20
 
 
 def test_new_refuses_with_one_line_and_writes_nothing(tmp_path, capsys):
@@ -34,9 +43,10 @@ def test_fabric_counts_a_plan_without_fabric_and_generates_one(tmp_path, capsys)
     src = tmp_path / "pod.hall"
     main(["new", "--template", "pod", "--nodes", "12", "-o", str(src)])
     doc = load(src)
-    for link_id in list(doc.links):
+    every_cable = len(doc.links)
+    for link_id in list(doc.links_in(COMPUTE)):  # the compute fabric only; the other networks stay
         doc.remove(link_id)
-    for device in [d for d in doc.devices.values() if d.role]:
+    for device in [d for d in doc.devices.values() if in_compute_fabric(d.role)]:
         doc.set_fields(device.id, {"role": ""})
     save(doc, src)
     capsys.readouterr()
@@ -50,7 +60,8 @@ def test_fabric_counts_a_plan_without_fabric_and_generates_one(tmp_path, capsys)
     assert "bisection bandwidth: 19.2 Tb/s (half the GPUs at full rate: 19.2 Tb/s)" in out_text
     assert "every GPU node reaches every other; at most 1 switch hop between nodes" in out_text
     cabled = load(out)
-    assert len(cabled.links) == 96 + 256
+    assert len(cabled.links_in(COMPUTE)) == 96 + 256
+    assert len(cabled.links) == every_cable  # the other networks' cables kept as they were
     assert len(cabled.racks) == len(doc.racks)  # the network rack's switches were reused in place
 
 

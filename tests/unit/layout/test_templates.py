@@ -9,6 +9,8 @@ import pytest
 
 from planner.io import dumps, loads
 from planner.layout.templates import TemplateError, build_template
+from planner.model.networks import network_of
+from planner.model.ports import COMPUTE, COOLANT, POWER
 from planner.rules.engine import validate
 from planner.rules.finding import ERROR
 
@@ -34,15 +36,20 @@ def test_starter_is_one_rack_with_leaf_storage_and_cdu():
     doc = build_template("starter")
     assert len(doc.racks) == 1 and not doc.floor_units
     kinds = sorted(doc.catalog[d.type].kind for d in doc.devices.values() if doc.catalog[d.type].kind != "rack_pdu")
-    assert kinds == ["node"] * 4 + ["rack_cdu", "storage", "switch"]
-    assert len(doc.links) == 32 and all(link.media == "dac" for link in doc.links.values())
+    assert kinds == ["node"] * 4 + ["rack_cdu", "rack_manifold", "storage", "switch"]
+    compute = doc.links_in(COMPUTE)
+    assert len(compute) == 32 and all(link.media == "dac" for link in compute.values())
+    # one rack: only the in-rack steps run (hoses and cords), no management or storage switches
+    assert {network_of(link) for link in doc.links.values()} == {COMPUTE, COOLANT, POWER}
 
 
 def test_pod_is_one_row_with_network_rack_in_the_middle():
     doc = build_template("pod", 32)
     assert {r.row for r in doc.racks.values()} == {"1"}
     racks = sorted(doc.racks.values(), key=lambda r: r.x)
-    network = [i for i, r in enumerate(racks) if all(d.role or d.type.startswith("pdu") for d in doc.devices_in(r.id))]
+    network = [i for i, r in enumerate(racks) if all(doc.catalog[d.type].kind != "node" for d in doc.devices_in(r.id))]
+    assert all(d.role for d in doc.devices_in(racks[network[0]].id)
+               if doc.catalog[d.type].kind not in ("rack_pdu", "storage"))  # switches, PDUs and the storage nodes
     assert network == [len(racks) // 2]
 
 
