@@ -46,10 +46,10 @@ def test_every_node_psu_is_corded_half_on_each_side_to_a_mating_outlet(pod):
     for node in nodes:
         item = pod.catalog[node.type]
         cords = _cords_of(pod, node.id)
-        assert sorted(cords) == sorted(psu_names(item.psu_count)) == [f"PSU{i}" for i in range(1, 9)]
+        assert sorted(cords) == sorted(psu_names(item.psu_count)) == sorted(f"PSU{i}" for i in range(1, 11))
         sides = rack_pdu_sides(pod, node.rack)
         on = {psu: sides[cord.b_device] for psu, cord in cords.items()}
-        assert [on[f"PSU{i}"] for i in range(1, 9)] == ["A"] * 4 + ["B"] * 4
+        assert [on[f"PSU{i}"] for i in range(1, 11)] == ["A"] * 5 + ["B"] * 5  # 5+5
         for cord in cords.values():
             pdu = pod.devices[cord.b_device]
             assert pdu.rack == node.rack and pod.catalog[pdu.type].kind == RACK_PDU
@@ -126,8 +126,8 @@ def test_a_side_short_of_outlets_cords_what_fits_and_adds_no_pdu(pod):
     on_a = [c for n in nodes for c in _cords_of(pod, n.id).values() if sides[c.b_device] == "A"]
     on_b = [c for n in nodes for c in _cords_of(pod, n.id).values() if sides[c.b_device] == "B"]
     c19 = len(pod.catalog[side_a[0].type].outlets_of_type("C19"))
-    assert len(on_b) == 4 * len(nodes)  # side B untouched: PSU5..PSU8 of every node
-    assert len(on_a) == min(4 * len(nodes), c19 * (len(side_a) - 1)) < 4 * len(nodes)  # what fits; the rest left
+    assert len(on_b) == 5 * len(nodes)  # side B untouched: PSU6..PSU10 of every node
+    assert len(on_a) == min(5 * len(nodes), c19 * (len(side_a) - 1)) < 5 * len(nodes)  # what fits; the rest left
 
 
 def test_pdu_sides_from_names_else_alternating():
@@ -150,17 +150,17 @@ def test_pdus_per_side_counts_the_cords_of_each_outlet_type():
     c19 = len(pdu.outlets_of_type("C19"))
     assert c19 == 6
     cords = cords_per_side(doc, [node] * 4)
-    assert cords == {"C19": 16}  # 4 nodes × 8 PSUs, half a side
+    assert cords == {"C19": 20}  # 4 nodes × 10 PSUs, half a side
     basis = doc.basis
     each_pdu_w = math.sqrt(3) * 415 * 63 * basis.derating * basis.power_warn_fraction * basis.power_factor
     by_power = math.ceil(48_000 / each_pdu_w)
     assert pdus_per_side(doc, 48_000) == by_power == 2  # power alone: 48 kW over PDUs of ~31 kW each
-    assert pdus_per_side(doc, 48_000, cords, largest_cord_w(doc, [node] * 4)) == math.ceil(16 / c19) == 3
+    assert pdus_per_side(doc, 48_000, cords, largest_cord_w(doc, [node] * 4)) == math.ceil(20 / c19) == 4
     for rack in doc.racks.values():  # the template gave each compute rack what its nodes' cords need
         kinds = [doc.catalog[d.type].kind for d in doc.devices_in(rack.id)]
         if NODE in kinds:
             nodes = kinds.count(NODE)
-            assert kinds.count(RACK_PDU) == 2 * max(by_power, math.ceil(4 * nodes / c19))
+            assert kinds.count(RACK_PDU) == 2 * max(by_power, math.ceil(5 * nodes / c19))  # 5 cords a side per node
             weight = sum(doc.catalog[d.type].weight_kg for d in doc.devices_in(rack.id))
             assert weight + doc.catalog[rack.type].weight_kg <= doc.catalog[rack.type].max_load_kg
             held = sum(doc.catalog[d.type].height_u for d in doc.devices_in(rack.id))
@@ -187,7 +187,7 @@ def test_the_elevation_tooltip_lists_the_outlet_of_each_psu(pod):
     node = next(d for d in pod.devices_in(_rack(pod, "R01").id) if d.name == "N1")
     cords = _cords_of(pod, node.id)
     assert power_cord_lines(pod, node.id) == [
-        f"PSU{i} → {pod.devices[cords[f'PSU{i}'].b_device].name} {cords[f'PSU{i}'].b_port}" for i in range(1, 9)]
+        f"PSU{i} → {pod.devices[cords[f'PSU{i}'].b_device].name} {cords[f'PSU{i}'].b_port}" for i in range(1, 11)]
     assert power_cord_lines(pod, node.id)[0].startswith("PSU1 → PDU-A")
-    History(pod).push(RemoveObjects([cords["PSU8"].id]))
-    assert power_cord_lines(pod, node.id)[-1] == "PSU8: no cord"
+    History(pod).push(RemoveObjects([cords["PSU10"].id]))
+    assert power_cord_lines(pod, node.id)[-1] == "PSU10: no cord"
