@@ -7,7 +7,7 @@ without an exception, each within a time bound.
 Most hostile files are refused, so a second test draws plans at the edges of the format
 instead: every kind of field set to the ends of its range in the bounds table, text as long as
 allowed in any script (right-to-left, emoji, spreadsheet formulas), free-text fields the loader
-does not check against a list (media, tier, role, phases) set to anything: those load, and must
+does not check against a list (media, phases) set to anything: those load, and must
 go everywhere. The example's cables are cut to the first 16 (the labels PDF of all 512 takes
 1.5 s; the point is the values, not the volume), so the examples stay within CI time;
 ``derandomize`` keeps CI runs repeatable.
@@ -193,7 +193,7 @@ _COLLECTION_CLASS = {name: hint for name, hint in typing.get_type_hints(HallFile
 #: words the loader checks: changing them is a refusal, tested in tests/unit/io.
 _REFERENCES = {"id", "type", "a_port", "b_port", "side", "rotation", "kind", "key", "redundancy", "load_basis",
                "fluid", "floor_method", "units", "paper", "ashrae_class", "format", "version", "custom", "state",
-               "status"} | REFERENCE_FIELDS
+               "status", "tier", "role", "network", "inband_switch_per", "oob_switch_per"} | REFERENCE_FIELDS
 _TEXT = st.characters(blacklist_categories=("Cc", "Cs"))
 _SPECIAL = ["", " ", "=SUM(A1)", "+1", "-1", "@x", "\t", "R01 ↔ R02", "שלום עולם", "مرحبا", "\u202eevil",
             "机柜一", "한국어", "😀👍🏽", "<b>&amp;</b>", "'; DROP TABLE racks; --", "%s%n", "{0}", "\\server\\share",
