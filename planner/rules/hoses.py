@@ -25,7 +25,7 @@ from planner.model.ports import COOLANT, RETURN_STEM, SUPPLY_STEM, coolant_names
 from planner.rules.context import Context
 from planner.rules.engine import HALL, Rule, rule
 from planner.rules.figures import flow_lpm, kw
-from planner.rules.finding import ERROR, Finding
+from planner.rules.finding import ERROR, INFO, Finding
 
 _READS = {"link.a_device", "link.a_port", "link.b_device", "link.b_port", "link.tier",
           "dev.type", "dev.rack", "dev.name", "dev.hostname", "rack.name"}
@@ -120,10 +120,10 @@ def _pair_problems(doc: Document, index: HoseIndex, device_id: str, pair: int) -
 def _c10(ctx: Context) -> Iterator[Record]:
     doc = ctx.doc
     index = hose_index(ctx)
-    if not index.by_end and index.liquid:  # a plan from before hoses: one line, not one per QD
-        yield (ERROR, tuple(index.liquid), (f"No coolant hoses: {len(index.liquid):,} liquid-cooled devices are on "
-                                            f"no rack manifold (Plan ▸ Generate fabric…, or planner fabric, hoses "
-                                            f"them)"), ())
+    if not index.by_end and index.liquid:  # hoses not planned yet: one line that says so (as P10)
+        yield (INFO, tuple(index.liquid), (f"No coolant hoses: {len(index.liquid):,} liquid-cooled devices are on "
+                                           f"no rack manifold (not planned yet; Plan ▸ Generate fabric…, or planner "
+                                           f"fabric, hoses them)"), ())
         return
     for device_id in index.liquid:
         for pair in range(1, (doc.catalog[doc.devices[device_id].type].coolant_ports or 0) + 1):

@@ -30,7 +30,7 @@ from planner.model.ports import POWER, Outlet, psu_names
 from planner.rules.context import Context
 from planner.rules.engine import HALL, Rule, rule
 from planner.rules.figures import phase_imbalance
-from planner.rules.finding import ERROR, WARNING, Finding
+from planner.rules.finding import ERROR, INFO, WARNING, Finding
 
 #: Cable ends and tier, and a device's type, place and names (an added or removed object too).
 _READS = {"link.a_device", "link.a_port", "link.b_device", "link.b_port", "link.tier",
@@ -155,11 +155,14 @@ def _held(ctx: Context, r: Rule, check: Callable[[Context], Iterator[Record]]) -
 def _p10(ctx: Context) -> Iterator[Record]:
     doc = ctx.doc
     index = cord_index(ctx)
-    if not index.by_psu and not index.stray and index.psu_devices:  # a plan from before cords: one line
+    if not index.by_psu and not index.stray and index.psu_devices:
+        # cords not planned yet (a plan from before cords, or a layout not yet cabled): one line that
+        # says so, as an uncabled compute fabric is not an error either; P10 checks every PSU once
+        # the plan has cords
         count = sum(len(psus) for _device, psus in index.psu_devices)
-        yield (ERROR, tuple(device for device, _psus in index.psu_devices),
+        yield (INFO, tuple(device for device, _psus in index.psu_devices),
                (f"No power cords: {count:,} PSUs of {len(index.psu_devices):,} devices are on no outlet "
-               f"(Plan ▸ Generate fabric…, or planner fabric, cords them)"), ())
+               f"(not planned yet; Plan ▸ Generate fabric…, or planner fabric, cords them)"), ())
         return
     for device_id, psus in index.psu_devices:
         item = doc.catalog[doc.devices[device_id].type]

@@ -11,21 +11,26 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from planner.commands.edits import place_device
+from planner.fabric.hall import STEPS, apply_steps
 from planner.fabric.hand_commands import free_ports
 from planner.io import dumps, loads
 from planner.layout.templates import build_template
 from planner.model.labels import cable_label
 
-NODE_RACK, LEAF_RACK, NEW_NODE = "rack-1", "rack-4", "dev-39"
+NODE_RACK, LEAF_RACK, NEW_NODE = "rack-1", "rack-4", "dev-73"
 
 
 @pytest.fixture(scope="module")
 def pod_text() -> str:
     """A clean 12-node pod (R01, R03, R04 nodes; R02 the leaves L1–L8 and spines) and a new node
-    N5 at R01 U17 with all eight ports free."""
+    N5 at R01 U17 with all eight rail ports free (every other network connected)."""
     doc = build_template("pod", 12)
+    for _side in "AB":  # R01's eight PDUs have a C19 outlet for each of its four nodes' PSUs, no more
+        place_device(doc, "pdu-rack-3ph-63a", NODE_RACK).apply(doc)
     place_device(doc, "node-8gpu-liquid-4u", NODE_RACK, 17).apply(doc)
     assert doc.devices[NEW_NODE].name == "N5"
+    apply_steps(doc, STEPS)  # its cords, hoses, storage and management cables: only its rails are free
+    assert free_ports(doc, NEW_NODE)[:8] == [f"P{rail}" for rail in range(1, 9)]
     return dumps(doc)
 
 

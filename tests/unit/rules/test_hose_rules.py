@@ -12,6 +12,7 @@ from planner.layout.templates import build_template
 from planner.model.catalog import RACK_MANIFOLD
 from planner.model.ports import COOLANT
 from planner.rules.engine import Validator, validate
+from planner.rules.finding import INFO
 
 
 @pytest.fixture
@@ -63,6 +64,7 @@ def test_a_plan_with_no_hoses_gets_one_line(pod):
     History(pod).push(RemoveObjects(list(pod.links_in(COOLANT))))
     found = _of(validate(pod), "C10")
     assert len(found) == 1 and found[0].message.startswith("No coolant hoses: 32 liquid-cooled devices")
+    assert found[0].severity == INFO and "not planned yet" in found[0].message
 
 
 def test_a_manifold_rated_below_its_flow_is_c11_with_the_numbers(pod):
