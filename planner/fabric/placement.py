@@ -182,7 +182,8 @@ class _RackFill:
             placement.slots[pending.pop(0)] = (self.rack_id, u)
 
 
-def _is_network_rack(doc: Document, rack_id: str) -> bool:
+def is_network_rack(doc: Document, rack_id: str) -> bool:
+    """A rack without GPU nodes: where the generator puts switches (and storage nodes)."""
     return not any(doc.catalog[d.type].kind == NODE for d in doc.devices_in(rack_id))  # storage nodes go there too
 
 
@@ -209,7 +210,7 @@ def place_switches(doc: Document, switch_type: str, homes: list[str], mode: str 
         if row not in existing:
             existing[row] = []
             for rack in rows[row]:
-                if _is_network_rack(doc, rack.id):
+                if is_network_rack(doc, rack.id):
                     free = set(range(1, doc.catalog[rack.type].rack_units + 1)) - doc.used_units(rack.id)
                     headroom = _rack_limit_w(doc, rack, feeds, rack_power_w) - rack_power_w_of(doc, rack.id)
                     existing[row].append(_RackFill(rack.id, free, item.height_u, headroom, each_w, feeds,

@@ -122,7 +122,8 @@ def rack_cords(doc: Document, rack_id: str) -> list[Link]:
         strips[sides[pdu_id]].append(_strip(doc, doc.devices[pdu_id], order, rack_units))
     derating = doc.basis.derating
     cords: list[Link] = []
-    for device in psu_devices(doc, rack_id):
+    # the biggest draws first, so the small ones even out the phases (longest-processing-time order)
+    for device in sorted(psu_devices(doc, rack_id), key=lambda d: -draw_w(doc, doc.catalog[d.type])):
         item = doc.catalog[device.type]
         names = psu_names(item.psu_count)
         wanted = outlet_for_inlet(item)

@@ -24,8 +24,10 @@ from dataclasses import dataclass
 from planner.fabric.placement import (
     busbar_limit_w,
     device_power_w,
+    is_network_rack,
     rack_load_w,
     rack_pdus,
+    tapoff_limit_w,
 )
 from planner.model.catalog import RACK_PDU, ROW_CDU
 from planner.model.document import Document
@@ -226,12 +228,23 @@ def _add_cdus(doc: Document, racks: list[Rack], number: int) -> int:
     return number
 
 
+def _section_load_w(doc: Document, rack: Rack, bus_type: str) -> float:
+    """What a rack takes of its busbar section: its load, and for a network rack what its tap-off
+    can carry, so that regenerating the fabric at another ratio or protocol (more or bigger
+    switches in the same racks) still finds room on the feeds."""
+    load = rack_load_w(doc, rack.id)
+    if not is_network_rack(doc, rack.id):
+        return load
+    reserve = tapoff_limit_w(doc, bus_type)
+    return max(load, reserve) if math.isfinite(reserve) else load
+
+
 def _add_busbars(doc: Document, racks: list[Rack], plan: RowPlan, number: int) -> int:
     limit_w = busbar_limit_w(doc, plan.bus_type)
     sections: list[list[Rack]] = [[]]
     load = 0.0
     for rack in racks:
-        power = rack_load_w(doc, rack.id)
+        power = _section_load_w(doc, rack, plan.bus_type)
         if sections[-1] and load + power > limit_w:
             sections.append([])
             load = 0.0

@@ -46,6 +46,9 @@ class Context:
     def __init__(self, doc: Document) -> None:
         self.doc = doc
         self._route_listeners: list[Listener] = []
+        #: The ``prefix.field`` inputs of the edit being validated (``engine.changed_keys``); None
+        #: in a full run.
+        self.changed_keys: set[str] | None = None
         self.forget_all()
 
     def forget_all(self) -> None:

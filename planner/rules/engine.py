@@ -290,6 +290,7 @@ class Validator:
         before = self.findings if self._results else []
         doc = self.doc
         self.ctx.forget_all()
+        self.ctx.changed_keys = None
         self.ctx.index()
         self._results = {}
         self._sorted = None
@@ -328,6 +329,7 @@ class Validator:
                 self.ctx.cables_changed(cables)
         keys = changed_keys(change)
         rules = [r for r in self.rules if r.reads_any(keys)]
+        self.ctx.changed_keys = keys
         dirty = self._dirty(change)
         dirty[TRAY], rerouted = self.ctx.update_routes(self._rebundled(change))
         delta = Delta()

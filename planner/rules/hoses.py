@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from weakref import WeakKeyDictionary
 
 from planner.fabric.hoses import CDU_SECONDARY_PAIR, is_liquid
 from planner.model.catalog import RACK_CDU, RACK_MANIFOLD
@@ -26,6 +25,7 @@ from planner.rules.context import Context
 from planner.rules.engine import HALL, Rule, rule
 from planner.rules.figures import flow_lpm, kw
 from planner.rules.finding import ERROR, INFO, Finding
+from planner.rules.held import Record, held_findings
 
 _READS = {"link.a_device", "link.a_port", "link.b_device", "link.b_port", "link.tier",
           "dev.type", "dev.rack", "dev.name", "dev.hostname", "rack.name"}
@@ -33,9 +33,6 @@ _SOURCE_C10 = ("Direct-to-chip liquid cooling: each cold-plate loop's supply and
                "supply and return headers, one plug per socket (OCP UQD specification)")
 _SOURCE_C11 = "Rack manifold datasheet (catalogue): rated flow; V̇ = 60 · P / (ρ · c_p · ΔT) (DESIGN §5 Cooling)"
 End = tuple[str, str]
-#: What a rule found: severity, subjects, and its message as a template whose {0}, {1} … are the
-#: names now of the device or rack ids that follow.
-Record = tuple[str, tuple[str, ...], str, tuple[str, ...]]
 
 
 @dataclass
@@ -177,8 +174,6 @@ def _c11(ctx: Context) -> Iterator[Record]:
 
 
 _BASIS_FIELDS = ("fluid", "delta_t_k", "load_basis")
-#: Each validator's context → its rules' records and what they were found on.
-_HELD: WeakKeyDictionary[Context, dict[str, tuple[tuple, list[Record]]]] = WeakKeyDictionary()
 
 
 def _signature(doc: Document) -> tuple:
@@ -193,14 +188,7 @@ def _signature(doc: Document) -> tuple:
 
 
 def _held(ctx: Context, r: Rule, check: Callable[[Context], Iterator[Record]]) -> list[Finding]:
-    """A rule's findings: its records, kept while nothing they read changed, worded now."""
-    signature = ctx.memo("coolant hose signature", lambda: _signature(ctx.doc))
-    held = _HELD.setdefault(ctx, {})
-    if r.id not in held or held[r.id][0] != signature:
-        held[r.id] = (signature, list(check(ctx)))
-    doc = ctx.doc
-    return [r.finding(ctx, severity, subjects, template.format(*(_name(doc, i) for i in named)))
-            for severity, subjects, template, named in held[r.id][1]]
+    return held_findings(ctx, r, check, _signature, _name)
 
 
 @rule("C10", scope=HALL, reads=_READS, source=_SOURCE_C10, title="Liquid-cooled device hosed to its rack manifold")

@@ -171,10 +171,13 @@ def _must_cable(doc: Document, device: Device, network: str) -> list[str]:
 def ports_cabled(ctx: Context, _subject: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
     missing, access = _port_use(ctx)
+    access_count: dict[tuple[str, str], int] = {}  # per switch type: hundreds of switches, few types
     for network, counts in access.items():
         for switch_id, used in counts.items():
             item = doc.catalog[doc.devices[switch_id].type]
-            have = len(access_ports(item, network)[0])
+            if (item.key, network) not in access_count:
+                access_count[item.key, network] = len(access_ports(item, network)[0])
+            have = access_count[item.key, network]
             if used > have:
                 yield r.finding(ctx, ERROR, (switch_id,),
                                 f"{_where(doc, switch_id)}: {used} {NETWORK_WORDS[network]} access cables on a "

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from weakref import WeakKeyDictionary
 
 from planner.fabric.power_cords import PHASE_LINES, lines_of
 from planner.model.catalog import RACK_PDU
@@ -31,15 +30,13 @@ from planner.rules.context import Context
 from planner.rules.engine import HALL, Rule, rule
 from planner.rules.figures import phase_imbalance
 from planner.rules.finding import ERROR, INFO, WARNING, Finding
+from planner.rules.held import Record, held_findings
 
 #: Cable ends and tier, and a device's type, place and names (an added or removed object too).
 _READS = {"link.a_device", "link.a_port", "link.b_device", "link.b_port", "link.tier",
           "dev.type", "dev.rack", "dev.name", "dev.hostname", "rack.name"}
 _SOURCE_P10 = "IEC 60320: a C20 inlet takes a C19 cord and outlet, a C14 a C13; one plug per outlet"
 
-#: What a rule found: severity, subjects, and its message as a template whose {0}, {1} … are the
-#: hostnames of the device ids that follow, worded from the plan as it is now.
-Record = tuple[str, tuple[str, ...], str, tuple[str, ...]]
 #: A cord on a PDU: cord id, outlet, current with both sides up, with the other side out (A).
 Load = tuple[str, Outlet, float, float]
 
@@ -121,8 +118,6 @@ def cord_index(ctx: Context) -> CordIndex:
 
 _BASIS_FIELDS = ("derating", "power_warn_fraction", "voltage_v", "power_factor", "load_basis", "redundancy",
                  "phase_imbalance_warn", "phase_imbalance_error")
-#: Each validator's context → its rules' records and what they were found on.
-_HELD: WeakKeyDictionary[Context, dict[str, tuple[tuple, list[Record]]]] = WeakKeyDictionary()
 
 
 def _signature(doc: Document) -> tuple:
@@ -141,14 +136,7 @@ def _signature(doc: Document) -> tuple:
 
 
 def _held(ctx: Context, r: Rule, check: Callable[[Context], Iterator[Record]]) -> list[Finding]:
-    """A rule's findings: its records, kept while nothing they read changed, worded now."""
-    signature = ctx.memo("power cord signature", lambda: _signature(ctx.doc))
-    held = _HELD.setdefault(ctx, {})
-    if r.id not in held or held[r.id][0] != signature:
-        held[r.id] = (signature, list(check(ctx)))
-    doc = ctx.doc
-    return [r.finding(ctx, severity, subjects, template.format(*(_host(doc, i) for i in named)))
-            for severity, subjects, template, named in held[r.id][1]]
+    return held_findings(ctx, r, check, _signature, _host)
 
 
 # --------------------------------------------------------------------------- P10

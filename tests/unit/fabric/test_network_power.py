@@ -8,6 +8,7 @@ import pytest
 
 from planner.commands.base import History
 from planner.fabric import FabricError, generate_fabric
+from planner.fabric.hall import cable_hall
 from planner.fabric.placement import tapoff_limit_w
 from planner.layout.templates import build_template
 from planner.model.catalog import RACK_PDU
@@ -22,7 +23,7 @@ IB = "sw-64x400g-1u"
 def test_a_ratio_on_a_non_blocking_hall_writes_a_clean_plan(nodes, ratio):
     # issue 18: these wrote nothing ("Busbar BB-A17: 666 A under failure of BB-B17 …")
     doc = build_template("hall", nodes)
-    History(doc).push(generate_fabric(doc, IB, ratio))
+    History(doc).push(cable_hall(doc, IB, ratio))
     assert not [f.message for f in validate(doc) if f.severity == ERROR]
 
 
@@ -37,7 +38,7 @@ def test_from_4_to_1_the_switches_the_feeds_cannot_carry_are_one_line():
 
 def test_2_to_1_to_1_to_1_stays_within_tapoff_and_pdus():
     doc = build_template("hall", 416, oversubscription=2.0)
-    History(doc).push(generate_fabric(doc, IB, 1.0))
+    History(doc).push(cable_hall(doc, IB, 1.0))
     assert not [f.message for f in validate(doc) if f.severity == ERROR]
     bus_type = next(iter(doc.busbars.values())).type
     for rack in doc.racks.values():

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from planner.commands.base import History
-from planner.fabric import generate_fabric
+from planner.fabric.hall import cable_hall
 from planner.fabric.media import choose_media, media_order
 from planner.fabric.sizing import default_switch
 from planner.io import dumps, load, loads
@@ -50,7 +50,7 @@ def test_generating_with_the_other_protocol_sets_the_basis_in_the_same_step():
     doc = build_template("pod", 32)
     assert doc.basis.fabric_kind == INFINIBAND
     history = History(doc)
-    history.push(generate_fabric(doc, ETH))
+    history.push(cable_hall(doc, ETH))  # Plan ▸ Generate fabric: every network
     assert doc.basis.fabric_kind == ETHERNET
     assert not [f for f in validate(doc) if f.severity == ERROR]
     history.undo()
