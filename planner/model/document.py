@@ -75,9 +75,12 @@ def prefix_of(obj_id: str) -> str:
     return obj_id.split("-", 1)[0]
 
 
+_DIGITS = re.compile(r"(\d+)")
+
+
 def natural_key(text: str) -> tuple:
     """Sort key that orders ``rack-2`` before ``rack-10`` and ``R2`` before ``R10``."""
-    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text))
+    return tuple(int(part) if part.isdigit() else part for part in _DIGITS.split(text))
 
 
 class Document:
@@ -190,10 +193,11 @@ class Document:
         """The catalogue entry of an object that has a ``type``."""
         return self.catalog[obj.type]
 
-    def devices_in(self, rack_id: str) -> list[Device]:
-        """Devices of a rack, bottom U first."""
-        ids = self._devices_by_rack.get(rack_id, ())
-        return sorted((self.devices[d] for d in ids), key=lambda d: (d.u, natural_key(d.id)))
+    def devices_in(self, rack_id: str, ordered: bool = True) -> list[Device]:
+        """Devices of a rack, bottom U first (``ordered=False``: in no order, for a caller that
+        sorts them its own way or not at all)."""
+        devices = [self.devices[d] for d in self._devices_by_rack.get(rack_id, ())]
+        return sorted(devices, key=lambda d: (d.u, natural_key(d.id))) if ordered else devices
 
     def links_of(self, device_id: str) -> list[Link]:
         return [self.links[link_id] for link_id in sorted(self._links_by_device.get(device_id, ()), key=natural_key)]

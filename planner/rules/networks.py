@@ -150,9 +150,14 @@ def _port_use(ctx: Context) -> tuple[dict[str, list[str]], dict[str, Counter[str
                         device = doc.devices.get(device_id)
                         if device is not None and device.role in _ACCESS:
                             access[network][device_id] += 1
-            want = [(d.id, p) for d in sorted(doc.devices.values(), key=lambda d: natural_key(d.id))
-                    for p in _must_cable(doc, d, network)]
-            missing[network] = [f"{d} {p}" for d, p in want if (d, p) not in cabled]
+            ports: dict[tuple[str, str], list[str]] = {}  # per (type, role): few of them, many devices
+            left: list[tuple[str, str]] = []
+            for d in doc.devices.values():
+                if (d.type, d.role) not in ports:
+                    ports[d.type, d.role] = _must_cable(doc, d, network)
+                left += [(d.id, p) for p in ports[d.type, d.role] if (d.id, p) not in cabled]
+            left.sort(key=lambda end: natural_key(end[0]))
+            missing[network] = [f"{d} {p}" for d, p in left]
         return missing, dict(access)
     return ctx.fabric_memo("network port use", make)
 
