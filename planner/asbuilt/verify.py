@@ -10,7 +10,8 @@ some: ibnetdiscover the InfiniBand compute fabric, the management switches' LLDP
 in-band or out-of-band network. ``verify`` checks the cables of the data networks the discovery
 reaches (``covered_networks``: a found cable on a port a planned cable of that network uses), or
 of the ``networks`` named; the cables of the others (and power cords and hoses, which report
-nothing) are left out of the verdict, not counted missing.
+nothing) are left out of the verdict, not counted missing, and a found cable on one of their
+ports is not reported as unexpected.
 """
 
 from __future__ import annotations
@@ -161,6 +162,12 @@ def verify(doc: Document, discovery: Discovery, networks: Iterable[str] | None =
     checked = covered_networks(doc, discovery) if networks is None else tuple(networks)
     links = [link for link in doc.links.values() if network_of(link) in checked]
     diagnoses, unexpected = diagnose(doc, discovery, links)
+    # a found cable on a port a planned cable of a network not checked uses (a power cord or hose
+    # in a links CSV, a storage cable when only compute is named) is that network's, left out of
+    # the verdict as its planned cables are: not "not in the plan; remove it"
+    others = {end for link in doc.links.values() if network_of(link) not in checked
+              for end in ((link.a_device, link.a_port), (link.b_device, link.b_port))}
+    unexpected = [found for found in unexpected if found.a not in others and found.b not in others]
     cables = [CableResult(link.id, cable_label(doc, link), d.status, d.found, d.fix, d.rack_id, d.waits)
               for link in links for d in (diagnoses[link.id],)]
     racks = {rack.id: rack.name for rack in doc.racks.values()}

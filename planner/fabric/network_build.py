@@ -93,9 +93,24 @@ def add_at(staged: Staged, devices: list[Device]) -> None:
 
 
 def retire(staged: Staged, roles: Iterable[str], keep: Iterable[Device]) -> None:
-    """Take the role from the plan's switches of ``roles`` the network no longer has."""
+    """Take the role from the plan's switches of ``roles`` the network no longer has; one whose
+    name a switch that stays in its rack has (a new one of another type) is renamed
+    ``NAME-retired`` as the compute fabric's are, so hostnames stay unique (H1)."""
+    doc = staged.doc
     kept, roles = {d.id for d in keep}, set(roles)
-    gone = {d.id: {"role": ""} for d in staged.doc.devices.values() if d.role in roles and d.id not in kept}
+    gone: dict[str, dict[str, str]] = {d.id: {"role": ""} for d in doc.devices.values()
+                                       if d.role in roles and d.id not in kept}
+    taken: dict[str, set[str]] = {}
+    for device in doc.devices.values():
+        if device.id not in gone:
+            taken.setdefault(device.rack, set()).add(device.name)
+    for device_id, fields in gone.items():
+        device = doc.devices[device_id]
+        names = taken.setdefault(device.rack, set())
+        if device.name in names:
+            fields["name"] = next(f"{device.name}-retired{n or ''}" for n in range(len(names) + 1)
+                                  if f"{device.name}-retired{n or ''}" not in names)
+        names.add(fields.get("name", device.name))
     if gone:
         staged.run(SetFields(gone, text="Retire switches"))
 

@@ -19,7 +19,8 @@
   the side channel is within it), to the centimetre; the stock length is the next of the cord's
   stock list (``resources/catalog/cords.json``).
 
-Regenerating keeps every cord's identity (``reconcile`` over ``doc.links_in(POWER)``).
+Regenerating keeps every cord's identity (``reconcile`` over ``doc.links_in(POWER)``), and a cord
+still on a right outlet (its side, its type, alone on it) stays there; only the others are placed.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from planner.model.cords import (
     cord_stock_m,
     draw_w,
     outlet_for_inlet,
+    phase_imbalance,
     psu_devices,
     psu_side,
     rack_pdu_sides,
@@ -113,46 +115,120 @@ def cord_length_m(doc: Document, run_m: float) -> float:
     return round(run_m + max(run_m * basis.cable_slack_fraction, basis.cable_slack_min_m), 2)
 
 
+def _kept_outlets(doc: Document, rack_id: str, sides: dict[str, str]) -> dict[tuple[str, str], tuple[str, str]]:
+    """(device, PSU) → (PDU, outlet) of the rack's cords that may stay as they are: one cord on the
+    PSU, to an outlet of a PDU of the rack on the PSU's side that mates its inlet, no other cord
+    on that outlet. Regenerating then moves no cord that is still right (issue 16)."""
+    on_outlet: dict[tuple[str, str], int] = {}
+    for pdu_id in sides:
+        for link in doc.links_of(pdu_id):
+            if link.tier == TIER_POWER_CORD:
+                end = (pdu_id, link.a_port if link.a_device == pdu_id else link.b_port)
+                on_outlet[end] = on_outlet.get(end, 0) + 1
+    by_psu: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for device in psu_devices(doc, rack_id):
+        for link in doc.links_of(device.id):
+            ends = ((link.a_device, link.a_port), (link.b_device, link.b_port))
+            psu_end, pdu_end = ends if link.a_device == device.id else ends[::-1]
+            if link.tier == TIER_POWER_CORD and pdu_end[0] in sides:
+                by_psu.setdefault(psu_end, []).append(pdu_end)
+    kept: dict[tuple[str, str], tuple[str, str]] = {}
+    for device in psu_devices(doc, rack_id):
+        item = doc.catalog[device.type]
+        names = psu_names(item.psu_count)
+        for index, psu in enumerate(names, start=1):
+            pdus = by_psu.get((device.id, psu), [])
+            if len(pdus) != 1 or on_outlet[pdus[0]] != 1 or sides[pdus[0][0]] != psu_side(index, len(names)):
+                continue
+            outlets = {o.name: o for o in doc.catalog[doc.devices[pdus[0][0]].type].outlets()}
+            outlet = outlets.get(pdus[0][1])
+            if outlet is not None and outlet.outlet == outlet_for_inlet(item):
+                kept[device.id, psu] = pdus[0]
+    return kept
+
+
 def rack_cords(doc: Document, rack_id: str) -> list[Link]:
-    """The cords a rack's devices should have (module docstring); PSUs without an outlet are left out."""
+    """The cords a rack's devices should have (module docstring): the cords still right where they
+    are, then the others; PSUs without an outlet are left out. Where the cords kept would leave a
+    PDU's phases out of balance beyond the basis's warning (the rack's devices changed: switches of
+    another type, a node added), the rack is planned anew if that balances it better (P13)."""
+    kept = _kept_outlets(doc, rack_id, rack_pdu_sides(doc, rack_id))
+    cords, worst = _place_cords(doc, rack_id, kept)
+    if kept and worst > doc.basis.phase_imbalance_warn:
+        fresh, fresh_worst = _place_cords(doc, rack_id, {})
+        if fresh_worst < worst:
+            return fresh
+    return cords
+
+
+def _place_cords(doc: Document, rack_id: str, kept: dict[tuple[str, str], tuple[str, str]]) -> tuple[list[Link], float]:
+    """The rack's cords, those in ``kept`` on their outlets first, and the most unbalanced of its
+    PDUs' phases (``phase_imbalance`` with both sides up)."""
     sides = rack_pdu_sides(doc, rack_id)
     rack_units = doc.catalog[doc.racks[rack_id].type].rack_units
     strips: dict[str, list[_Strip]] = {"A": [], "B": []}
+    by_pdu: dict[str, _Strip] = {}
     for order, pdu_id in enumerate(sorted(sides, key=lambda i: natural_key(doc.devices[i].name))):
-        strips[sides[pdu_id]].append(_strip(doc, doc.devices[pdu_id], order, rack_units))
+        by_pdu[pdu_id] = _strip(doc, doc.devices[pdu_id], order, rack_units)
+        strips[sides[pdu_id]].append(by_pdu[pdu_id])
     derating = doc.basis.derating
-    cords: list[Link] = []
+    placed: dict[tuple[str, str], tuple[_Strip, Outlet]] = {}
     # the biggest draws first, so the small ones even out the phases (longest-processing-time order)
-    for device in sorted(psu_devices(doc, rack_id), key=lambda d: -draw_w(doc, doc.catalog[d.type])):
+    devices = sorted(psu_devices(doc, rack_id), key=lambda d: -draw_w(doc, doc.catalog[d.type]))
+    for keeping in (True, False):
+        for device in devices:
+            item = doc.catalog[device.type]
+            names = psu_names(item.psu_count)
+            wanted = outlet_for_inlet(item)
+            draw = draw_w(doc, item)
+            on_a = sum(1 for k in range(1, len(names) + 1) if psu_side(k, len(names)) == "A")
+            for index, psu in enumerate(names, start=1):
+                if ((device.id, psu) in kept) != keeping:
+                    continue
+                side = psu_side(index, len(names))
+                normal_w, failover_w = draw / len(names), draw / (on_a if side == "A" else len(names) - on_a)
+                if keeping:
+                    pdu_id, name = kept[device.id, psu]
+                    strip = by_pdu[pdu_id]
+                    outlet = next(o for o in strip.item.outlets() if o.name == name)
+                else:
+                    best = _best_outlet(strips[side], wanted, normal_w, failover_w, derating,
+                                        psu_height_m(device, item))
+                    if best is None:
+                        continue  # no free outlet of the type on this side: P10 reports the PSU
+                    strip, outlet = best
+                per_w = strip.amps_per_w[outlet.name]
+                strip.take(outlet, normal_w * per_w, failover_w * per_w)
+                placed[device.id, psu] = (strip, outlet)
+    cords: list[Link] = []
+    for device in psu_devices(doc, rack_id):
         item = doc.catalog[device.type]
-        names = psu_names(item.psu_count)
-        wanted = outlet_for_inlet(item)
-        draw = draw_w(doc, item)
-        height = psu_height_m(device, item)
-        on_a = sum(1 for k in range(1, len(names) + 1) if psu_side(k, len(names)) == "A")
-        for index, psu in enumerate(names, start=1):
-            side = psu_side(index, len(names))
-            normal_w, failover_w = draw / len(names), draw / (on_a if side == "A" else len(names) - on_a)
-            best: tuple[tuple, _Strip, Outlet] | None = None
-            for strip in strips[side]:
-                for members in strip.free.get(wanted, {}).values():
-                    per_w = strip.amps_per_w[members[0].name]
-                    cost = strip.cost(members[0], normal_w * per_w, failover_w * per_w,
-                                      members[0].breaker_a * derating)
-                    heights = strip.height
-                    outlet = min(members, key=lambda o: abs(heights[o.name] - height))
-                    key = (*cost, round(abs(heights[outlet.name] - height), 4))
-                    if best is None or key < best[0]:
-                        best = (key, strip, outlet)
-            if best is None:
-                continue  # no free outlet of the type on this side: P10 reports the PSU
-            _key, strip, outlet = best
-            per_w = strip.amps_per_w[outlet.name]
-            strip.take(outlet, normal_w * per_w, failover_w * per_w)
+        wanted, height = outlet_for_inlet(item), psu_height_m(device, item)
+        for psu in psu_names(item.psu_count):
+            if (device.id, psu) not in placed:
+                continue
+            strip, outlet = placed[device.id, psu]
             length = cord_length_m(doc, abs(strip.height[outlet.name] - height))
             cords.append(Link(id="", a_device=device.id, a_port=psu, b_device=strip.device.id, b_port=outlet.name,
                               tier=TIER_POWER_CORD, media="", length_m=length, stock_m=cord_stock_m(wanted, length)))
-    return cords
+    return cords, max((phase_imbalance(strip.lines) for strip in by_pdu.values()), default=0.0)
+
+
+def _best_outlet(strips: list[_Strip], wanted: str, normal_w: float, failover_w: float, derating: float,
+                 height: float) -> tuple[_Strip, Outlet] | None:
+    """The free outlet of type ``wanted`` on one side's strips that keeps the phases most even, then
+    its group least loaded in failover, then the nearest to the PSUs (module docstring)."""
+    best: tuple[tuple, _Strip, Outlet] | None = None
+    for strip in strips:
+        for members in strip.free.get(wanted, {}).values():
+            per_w = strip.amps_per_w[members[0].name]
+            cost = strip.cost(members[0], normal_w * per_w, failover_w * per_w, members[0].breaker_a * derating)
+            heights = strip.height
+            outlet = min(members, key=lambda o: abs(heights[o.name] - height))
+            key = (*cost, round(abs(heights[outlet.name] - height), 4))
+            if best is None or key < best[0]:
+                best = (key, strip, outlet)
+    return None if best is None else (best[1], best[2])
 
 
 def plan_power_cords(doc: Document) -> NetworkGeneration:

@@ -84,6 +84,15 @@ def rack_pdu_sides(doc: Document, rack_id: str) -> dict[str, str]:
     return sides
 
 
+def phase_imbalance(currents: dict[str, float]) -> float:
+    """max |I_ph − I_avg| / I_avg (0 when nothing flows): P3 on a busbar's feed, P13 on a rack
+    PDU, and the power-cord step when it weighs keeping a rack's cords."""
+    avg = sum(currents.values()) / len(currents)
+    if avg <= 0:
+        return 0.0
+    return max(abs(i - avg) for i in currents.values()) / avg
+
+
 def psu_side(index: int, count: int) -> str:
     """The side of PSU ``index`` (1-based) of ``count``: the first ⌈count/2⌉ on A."""
     return "A" if index <= (count + 1) // 2 else "B"

@@ -42,14 +42,6 @@ def phase_currents_a(power_w: float, phases: str, voltage_v: float, power_factor
     return {p: (per_phase if p in lines else 0.0) for p in PHASES}
 
 
-def phase_imbalance(currents: dict[str, float]) -> float:
-    """max |I_ph − I_avg| / I_avg (0 when nothing flows)."""
-    avg = sum(currents.values()) / len(currents)
-    if avg <= 0:
-        return 0.0
-    return max(abs(i - avg) for i in currents.values()) / avg
-
-
 def flow_lpm(liquid_w: float, basis: DesignBasis) -> float:
     """Coolant flow V̇ = 60 · P[kW] / (ρ · c_p · ΔT) in L/min for the plan's fluid and ΔT."""
     props = basis.fluid_properties

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from planner.model.cords import phase_imbalance
 from planner.model.document import natural_key
 from planner.model.physical import busbar_problem
 from planner.rules.context import Context
@@ -18,7 +19,6 @@ from planner.rules.figures import (
     feed_figures,
     kw,
     phase_currents_a,
-    phase_imbalance,
     rack_feeds,
     run_extent_text,
     tapoff_reach,

@@ -23,12 +23,18 @@ from dataclasses import dataclass, field
 
 from planner.fabric.power_cords import PHASE_LINES, lines_of
 from planner.model.catalog import RACK_PDU
-from planner.model.cords import SIDES, cord_current_a, draw_w, outlet_for_inlet, rack_pdu_sides
+from planner.model.cords import (
+    SIDES,
+    cord_current_a,
+    draw_w,
+    outlet_for_inlet,
+    phase_imbalance,
+    rack_pdu_sides,
+)
 from planner.model.document import Document
 from planner.model.ports import POWER, Outlet, psu_names
 from planner.rules.context import Context
 from planner.rules.engine import HALL, Rule, rule
-from planner.rules.figures import phase_imbalance
 from planner.rules.finding import ERROR, INFO, WARNING, Finding
 from planner.rules.held import Record, held_findings
 

@@ -2,8 +2,9 @@
 against discovery and its dock, "Mark in plan", the tick sheet import, the installation progress
 overlay and the status bar's verified count.
 
-Over a 16-node pod (5 racks, 384 cables); the discovery file is a links CSV written here from the
-plan, with one swapped pair and one cable left out.
+Over a 16-node pod (5 racks, 775 cables of every network, 384 of them compute); the discovery file
+is a links CSV of the compute cables (what ibnetdiscover sees) written here from the plan, with one
+swapped pair and one cable left out.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from planner.io import dumps, loads
 from planner.layout.templates import build_template
 from planner.model.document import Document
 from planner.model.labels import cable_label
+from planner.model.networks import is_compute
 from planner.model.objects import TIER_NODE_LEAF
 from planner.ui.asbuilt.attach import VerifyDialog, show_verification
 from planner.ui.asbuilt.install_overlay import FAULTY_COLOUR, PROGRESS_BANDS, InstallTally
@@ -44,6 +46,11 @@ def _rack(doc: Document, name: str) -> str:
 
 def _rack_links(doc: Document, name: str) -> list[str]:
     return sorted({i for d in doc.devices_in(_rack(doc, name)) for i in doc.link_ids_of(d.id)})
+
+
+#: Every cable of the 16-node pod: 384 compute (128 node-leaf + 256 leaf-spine), 208 power cords,
+#: 83 out-of-band, 34 storage, 34 in-band and 32 coolant hoses. The status bar counts them all.
+POD_CABLES = 775
 
 
 def _count_label(window) -> str:
@@ -107,14 +114,15 @@ def test_hostname_is_for_one_device_at_a_time(window):
 # ----------------------------------------------------------------------- verification
 
 def _discovery(doc: Document, path: Path) -> tuple[tuple[str, str], str]:
-    """Write a links CSV of the plan with N1 of R01's rail-1 and rail-2 cables crossed at the node
-    and one cable of R02 missing; returns (the swapped pair, the missing cable)."""
+    """Write a links CSV of the plan's compute cables with N1 of R01's rail-1 and rail-2 cables
+    crossed at the node and one compute cable of R02 missing; returns (the swapped pair, the
+    missing cable)."""
     node = next(d for d in doc.devices_in(_rack(doc, "R01")) if d.name == "N1")
     by_port = {doc.links[i].a_port: i for i in doc.link_ids_of(node.id) if doc.links[i].tier == TIER_NODE_LEAF}
     first, second = doc.links[by_port["P1"]], doc.links[by_port["P2"]]
-    missing = _rack_links(doc, "R02")[0]
+    missing = next(i for i in _rack_links(doc, "R02") if is_compute(doc.links[i]))
     lines = ["a_device,a_port,b_device,b_port"]
-    for link in doc.links.values():
+    for link in doc.links_in("compute").values():
         if link.id == missing:
             continue
         b_device, b_port = link.b_device, link.b_port
@@ -165,10 +173,11 @@ def test_verify_dock_shows_the_swap_and_the_missing_cable_and_marks_the_plan(win
     assert sum(link.state == "verified" for link in doc.links.values()) == 381
     assert {doc.links[i].state for i in (first, second, missing)} == {"faulty"}
     assert doc.links[first].state_note == rows[0][2]  # the fix is the note
-    assert _count_label(window) == "381 of 384 cables verified · 3 faulty"
+    assert len(doc.links) == POD_CABLES
+    assert _count_label(window) == f"381 of {POD_CABLES} cables verified · 3 faulty"
     session.undo_stack.undo()  # one step takes the whole result back
     assert sum(link.state == "verified" for link in doc.links.values()) == 0
-    assert doc.links[missing].state == "run" and _count_label(window) == "0 of 384 cables verified"
+    assert doc.links[missing].state == "run" and _count_label(window) == f"0 of {POD_CABLES} cables verified"
 
 
 def test_clicking_a_problem_selects_its_cable_and_centres_its_rack(window, qtbot, tmp_path):
@@ -217,7 +226,7 @@ def test_file_menu_runs_the_dialog_and_shows_the_dock(window, qtbot, tmp_path, m
     # another plan opened: the result was about the last one; the count is the new plan's
     window.session.replace_document(build_template("starter", 4))
     assert window.verify_dock.model.rowCount() == 0 and not window.verify_dock.mark_button.isEnabled()
-    assert _count_label(window) == "0 of 32 cables verified"
+    assert _count_label(window) == "0 of 88 cables verified"  # 32 compute, 46 power cords, 10 hoses
 
 
 # ----------------------------------------------------------------------- tick sheet
@@ -245,21 +254,21 @@ def test_import_tick_sheet_is_one_undo_step(window, tmp_path, monkeypatch, no_bl
 
 def test_status_bar_count_follows_an_edit_and_its_undo(window, qtbot):
     doc, session, cables = window.session.doc, window.session, window.cable_dock
-    assert _count_label(window) == "0 of 384 cables verified"
+    assert _count_label(window) == f"0 of {POD_CABLES} cables verified"
     cables.table.selectRow(0)
     qtbot.mouseClick(cables.table.viewport(), Qt.LeftButton, Qt.ShiftModifier,
                      cables.table.visualRect(cables.model.index(9, 0)).center())
     cables.set_state("verified")
-    assert _count_label(window) == "10 of 384 cables verified"
+    assert _count_label(window) == f"10 of {POD_CABLES} cables verified"
     assert window.statusBar().currentMessage() == "Marked 10 cables verified"
     cables.set_state("faulty", note="dirty")
-    assert _count_label(window) == "0 of 384 cables verified · 10 faulty"
+    assert _count_label(window) == f"0 of {POD_CABLES} cables verified · 10 faulty"
     session.undo_stack.undo()
-    assert _count_label(window) == "10 of 384 cables verified"
+    assert _count_label(window) == f"10 of {POD_CABLES} cables verified"
     session.undo_stack.undo()
-    assert _count_label(window) == "0 of 384 cables verified"
+    assert _count_label(window) == f"0 of {POD_CABLES} cables verified"
     session.push(set_state_command(doc, list(doc.links), "verified"))
-    assert _count_label(window) == "384 of 384 cables verified"
+    assert _count_label(window) == f"{POD_CABLES} of {POD_CABLES} cables verified"
 
 
 def _rack_rect(view, doc: Document, name: str) -> QRect:

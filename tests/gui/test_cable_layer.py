@@ -9,6 +9,7 @@ from planner.commands import edits
 from planner.fabric import routing
 from planner.layout.templates import build_template
 from planner.model.catalog import SWITCH
+from planner.model.networks import in_compute_fabric
 from planner.rules.context import Context
 from planner.ui.cables.layer import CableLayer
 
@@ -26,7 +27,10 @@ def _fresh_segments(doc):
 
 
 def _racks(doc):
-    network = sorted({d.rack for d in doc.devices.values() if doc.catalog[d.type].kind == SWITCH})
+    """(the racks of compute fabric switches, the other racks with devices: the node racks, which
+    hold an out-of-band access switch of their own, PDUs and a manifold)."""
+    network = sorted({d.rack for d in doc.devices.values()
+                      if doc.catalog[d.type].kind == SWITCH and in_compute_fabric(d.role)})
     compute = sorted(r for r in doc.racks if r not in network and doc.devices_in(r))
     return network, compute
 

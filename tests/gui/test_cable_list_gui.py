@@ -15,15 +15,22 @@ from planner.export.schedule import write_csv
 from planner.io import dumps, loads
 from planner.layout.templates import build_template
 
+#: The 6-node pod's cables: 48 compute (6 nodes × 8 rails to one leaf), 82 power cords,
+#: 34 out-of-band, 14 storage, 14 in-band and 12 coolant hoses. Its cable list holds them all.
+POD_CABLES = 204
+#: The plan the window opens: the pod less the three R03 N2 cables.
+PLAN_CABLES = POD_CABLES - 3
+
 
 @pytest.fixture(scope="module")
 def pod() -> tuple[str, list[list[str]]]:
     """The 6-node pod without three cables (R03 N2 P6–P8), link-10 verified, and the full pod's
-    cables-csv rows (header first)."""
+    cables-csv rows (header first: every network's cables, ``POD_CABLES`` rows)."""
     doc = build_template("pod", 6)
     out = io.BytesIO()
     write_csv(doc, out)
     rows = list(csv.reader(io.StringIO(out.getvalue().decode("utf-8"), newline="")))
+    assert len(rows) == 1 + POD_CABLES == 1 + len(doc.links)
     History(doc).push(RemoveObjects(["link-46", "link-47", "link-48"]))
     History(doc).push(SetFields({"link-10": {"state": "verified"}}))
     return dumps(doc), rows
@@ -65,17 +72,19 @@ def test_import_from_the_file_menu_is_one_undo_step(window, pod, tmp_path, monke
     depth = stack.count()
     window.import_cable_list_action.trigger()
     assert no_blocking_prompts == []  # nothing past planned touched: no question
-    assert window.statusBar().currentMessage() == "Import cable list: kept 43, rewired 2, removed 0, added 3"
+    # kept: every cable of the plan but the two rewired (PLAN_CABLES - 2 = 199); the three added
+    assert window.statusBar().currentMessage() == (
+        f"Import cable list: kept {PLAN_CABLES - 2}, rewired 2, removed 0, added 3")
     assert stack.count() == depth + 1
-    assert len(doc.links) == 48
+    assert len(doc.links) == POD_CABLES
     assert (doc.links["link-1"].b_port, doc.links["link-2"].b_port) == ("25/1", "25/2")
     assert doc.links["link-10"].state == "verified"
     stack.undo()
-    assert len(doc.links) == 45
+    assert len(doc.links) == PLAN_CABLES
     assert (doc.links["link-1"].b_port, doc.links["link-2"].b_port) == ("1/1", "1/2")
     stack.redo()
-    assert len(doc.links) == 48 and doc.links["link-1"].b_port == "25/1"
-    assert window.cable_dock.model.total() == 48  # the Cables dock follows the one change
+    assert len(doc.links) == POD_CABLES and doc.links["link-1"].b_port == "25/1"
+    assert window.cable_dock.model.total() == POD_CABLES  # the Cables dock follows the one change
 
 
 def test_a_bad_row_changes_nothing_and_is_named(window, pod, tmp_path, monkeypatch, no_blocking_prompts):
@@ -88,7 +97,7 @@ def test_a_bad_row_changes_nothing_and_is_named(window, pod, tmp_path, monkeypat
     title, text = no_blocking_prompts[0]
     assert title == "Import cable list"
     assert "1 row of cables.csv cannot be used, so nothing was changed" in text
-    assert "row 50: A end: unknown rack 'R99'" in text
+    assert f"row {POD_CABLES + 2}: A end: unknown rack 'R99'" in text  # after the header and every cable
     assert window.session.undo_stack.count() == depth
     assert dumps(window.session.doc) == before
 
@@ -99,15 +108,17 @@ def test_removing_a_verified_cable_asks_first(window, pod, tmp_path, monkeypatch
     doc = window.session.doc
     window.import_cable_list_action.trigger()  # the conftest answers No
     assert len(no_blocking_prompts) == 1
-    assert no_blocking_prompts[0][1].startswith("kept 44, rewired 0, removed 1 (1 verified), added 3.")
+    # kept: every cable of the plan but link-10 (PLAN_CABLES - 1 = 200)
+    assert no_blocking_prompts[0][1].startswith(
+        f"kept {PLAN_CABLES - 1}, rewired 0, removed 1 (1 verified), added 3.")
     assert "link-10" in no_blocking_prompts[0][1]
-    assert "link-10" in doc.links and len(doc.links) == 45
+    assert "link-10" in doc.links and len(doc.links) == PLAN_CABLES
     assert window.statusBar().currentMessage().startswith("Import cable list: not applied")
     monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *_a, **_k: QMessageBox.StandardButton.Yes))
     window.import_cable_list_action.trigger()
-    assert "link-10" not in doc.links and len(doc.links) == 47
+    assert "link-10" not in doc.links and len(doc.links) == PLAN_CABLES - 1 + 3
     window.session.undo_stack.undo()
-    assert doc.links["link-10"].state == "verified" and len(doc.links) == 45
+    assert doc.links["link-10"].state == "verified" and len(doc.links) == PLAN_CABLES
 
 
 def test_an_unreadable_list_says_why(window, tmp_path, monkeypatch, no_blocking_prompts):

@@ -37,7 +37,7 @@ def rack(doc, name):
 @pytest.fixture
 def edited(make_window, other_file):
     """A window on the pod after five edits: R03 moved 1.8 m south, R02 renamed R02b, R05 deleted
-    (with its 8 devices and 32 cables), a rack added at (8.4, 5.4), one cable rewired."""
+    (with its 14 devices and 112 cables), a rack added at (8.4, 5.4), one cable rewired."""
     window = make_window(load(other_file))
     session, doc = window.session, window.session.doc
     session.push(move_objects(doc, [rack(doc, "R03").id], 0.0, 1.8))
@@ -74,7 +74,9 @@ def test_compare_lists_every_change_and_draws_it(edited, other_file, qtbot, tmp_
     assert "R05" in lines and lines.count("R05") == 1 and r05["x"] == pytest.approx(7.2)
     added = next(r for r in doc.racks.values() if r.x == 8.4)
     assert f"{added.name} at (8.4, 5.4)" in lines
-    assert sum(line.startswith("removed ") for line in lines) == 32
+    # R05's cables, every network: 32 compute (4 nodes × 8 rails), 42 power cords (8 PDUs), 14 out-of-band,
+    # 8 storage, 8 in-band, 8 coolant hoses
+    assert sum(line.startswith("removed ") for line in lines) == 112
     assert sum(line.startswith("rewired ") for line in lines) == 1
     assert any(line.startswith("new      error   N2") for line in lines)  # the rewired port is taken
     assert dock.summary.text() == f"{dock.count():,} changes"

@@ -47,6 +47,7 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from planner.layout.templates import build_template
+from planner.model.networks import in_compute_fabric
 from planner.ui.plan.units import to_scene
 
 SMALL, LARGE = 256, 1024
@@ -173,8 +174,11 @@ def counting(window: Any) -> Iterator[tuple[Counter, Counter]]:
 
 
 def probe_rack(doc: Any) -> str:
-    """The third compute rack of the middle row: clear of network racks and of the hall's ends."""
-    network = {d.rack for d in doc.devices.values() if doc.catalog[d.type].kind == "switch"}
+    """The third compute rack of the middle row: clear of network racks and of the hall's ends.
+    The network racks are those of the compute fabric's switches (a compute rack holds an
+    out-of-band access switch of its own)."""
+    network = {d.rack for d in doc.devices.values()
+               if doc.catalog[d.type].kind == "switch" and in_compute_fabric(d.role)}
     rows: dict[str, list[Any]] = {}
     for rack in doc.racks.values():
         rows.setdefault(rack.row, []).append(rack)

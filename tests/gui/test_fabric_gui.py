@@ -6,14 +6,22 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
+from planner.fabric.hall import refusal, summary
 from planner.fabric.routing import route
 from planner.io import dumps, loads
 from planner.layout.templates import build_template
+from planner.model.networks import network_of
+from planner.ui.cables.index import LENGTH, MEDIA
 from planner.ui.fabric.dialog import GenerateFabricDialog
 from planner.ui.jobs.template_dialog import TemplateDialog
 from planner.ui.main_window import MainWindow
 from planner.ui.plan.route import route_on_tray
 from planner.ui.session import DocumentSession
+
+#: Every network's cables of the 12-node pod template: the 352 of the compute fabric (96
+#: node-leaf + 256 leaf-spine) and the storage, management, coolant and power ones, as the
+#: planner cables every network (issue 21).
+POD_CABLES = 663
 
 
 @pytest.fixture(scope="module")
@@ -54,18 +62,26 @@ def test_generate_fabric_is_one_undo_step(window, qtbot):
     dialog.placement.setCurrentIndex(dialog.placement.findData("end"))
     dialog.accept()
     doc = session.doc
-    assert len(doc.links) == 96 + 256
+    assert len(doc.links_in("compute")) == 96 + 256
+    # … and every other network in the same step: 24 storage (12 nodes × 2 storage ports, one
+    # storage leaf so no uplinks), 26 in-band (24 node ports + 2 uplinks to the aggregation
+    # pair), 66 out-of-band (58 device management ports + 8 uplinks), 24 hoses (12 nodes ×
+    # supply and return) and 164 cords (12 nodes × 10 PSUs + 22 switches × 2 PSUs)
+    by_network = {network: len(doc.links_in(network)) for network in
+                  ("compute", "storage", "inband", "oob", "coolant", "power")}
+    assert by_network == {"compute": 352, "storage": 24, "inband": 26, "oob": 66, "coolant": 24, "power": 164}
+    assert len(doc.links) == sum(by_network.values()) == 656
     assert session.undo_stack.count() == 1
     new_racks = set(doc.racks) - racks_before
     assert len(new_racks) == 1  # the network rack, added at the row end
     (rack_id,) = new_racks
     assert doc.racks[rack_id].x > max(doc.racks[r].x for r in racks_before)
-    assert window.cable_dock.model.rowCount() == 352
+    assert window.cable_dock.model.rowCount() == 656  # the dock lists every network
     session.undo_stack.undo()
     assert not session.doc.links and set(session.doc.racks) == racks_before
     assert window.cable_dock.model.rowCount() == 0
     session.undo_stack.redo()
-    assert window.cable_dock.model.rowCount() == 352
+    assert window.cable_dock.model.rowCount() == 656
 
 
 def test_generate_refusal_stays_in_dialog(qtbot):
@@ -84,9 +100,12 @@ def test_regenerating_an_unchanged_plan_says_so_and_changes_nothing(qtbot, pod_t
     dialog = GenerateFabricDialog(session)
     qtbot.addWidget(dialog)
     dialog.confirm = lambda cables: pytest.fail("nothing to confirm")
+    before = dict(session.doc.links)
     dialog.accept()
-    assert dialog.error.text() == "Nothing to change: the plan already has this fabric (kept 352, rewired 0, " \
-                                  "removed 0, added 0)."
+    # the compute fabric's line of the per-network summary; every other network is unchanged too
+    assert dialog.error.text() == "Nothing to change: the plan already has this fabric (cables: kept 352, " \
+                                  "rewired 0, removed 0, added 0)."
+    assert session.doc.links == before and len(before) == POD_CABLES
     assert session.undo_stack.count() == 0 and not session.doc.is_modified if hasattr(session.doc, "is_modified") \
         else session.undo_stack.count() == 0
 
@@ -102,18 +121,22 @@ def test_a_generation_that_undoes_installed_work_asks_first(qtbot, pod_text):
     qtbot.addWidget(dialog)
     dialog.switch.setCurrentIndex(dialog.switch.findData("sw-64x800g-2u-eth"))
     asked = []
-    dialog.confirm = lambda cables: asked.append((cables.summary(), cables.refusal())) and False
+    dialog.confirm = lambda command: asked.append((summary(command), refusal(command))) and False
     dialog.accept()
     assert session.undo_stack.count() == 0 and {l.state for l in doc.links.values()} == {"verified"}
-    ((summary, risk),) = asked
-    assert summary == "kept 0, rewired 96 (96 past planned), removed 256 (256 verified), added 0"
+    ((lines, risk),) = asked
+    # the compute fabric's line comes first; the other networks follow it
+    assert lines[0] == "cables: kept 0, rewired 96 (96 past planned), removed 256 (256 verified), added 0"
+    assert [line.split(":")[0] for line in lines[1:]] == ["storage", "inband", "oob", "coolant", "power"]
     assert risk.startswith("352 cable(s) already past planned would be removed or rewired")
-    dialog.confirm = lambda cables: True
+    dialog.confirm = lambda command: True
     dialog.accept()
-    assert session.undo_stack.count() == 1 and len(doc.links) == 96
-    assert {l.state for l in doc.links.values()} == {"planned"}
+    compute = doc.links_in("compute")
+    assert session.undo_stack.count() == 1 and len(compute) == 96
+    assert {l.state for l in compute.values()} == {"planned"}
     session.undo_stack.undo()
-    assert len(doc.links) == 352 and {l.state for l in doc.links.values()} == {"verified"}
+    assert len(doc.links_in("compute")) == 352 and len(doc.links) == POD_CABLES
+    assert {l.state for l in doc.links.values()} == {"verified"}
 
 
 def test_cable_list_sort_filter_and_select_highlights_route(qtbot, pod_text):
@@ -121,13 +144,13 @@ def test_cable_list_sort_filter_and_select_highlights_route(qtbot, pod_text):
     win = MainWindow(session)
     qtbot.addWidget(win)
     dock = win.cable_dock
-    assert dock.count.text() == "352 cables"
-    dock.table.sortByColumn(6, Qt.DescendingOrder)  # length, longest first
-    lengths = [float(dock.model.index(r, 6).data()) for r in range(dock.model.rowCount())]
+    assert dock.count.text() == f"{POD_CABLES} cables"
+    dock.table.sortByColumn(LENGTH, Qt.DescendingOrder)  # longest first
+    lengths = [float(dock.model.index(r, LENGTH).data()) for r in range(dock.model.rowCount())]
     assert lengths == sorted(lengths, reverse=True)
     spine = next(d for d in session.doc.devices.values() if d.role == "spine")
     dock.filter.setText(f"leaf-spine {session.doc.racks[spine.rack].name}")
-    assert dock.count.text() == "256 of 352 cables"
+    assert dock.count.text() == f"256 of {POD_CABLES} cables"
     dock.filter.setText("")
     longest = dock.model.index(0, 0).data(Qt.UserRole)
     dock.table.selectRow(0)
@@ -149,6 +172,12 @@ def test_cable_layer_by_tier_and_rail(qtbot, pod_text):
     layer = win.cable_layer
     assert layer.scene() is win.plan_view.plan_scene
     counts = layer.visible_counts()
+    # the compute rails, and rail 0: the storage and management networks' cables (no rails; the
+    # pod has no core tier)
+    assert set(counts) == set(range(9))
+    for network in ("storage", "inband", "oob"):
+        layer.set_network_visible(network, False)
+    counts = layer.visible_counts()
     assert set(counts) == set(range(1, 9))
     layer.set_tier_visible("leaf-spine", False)
     layer.set_rail_visible(3, False)
@@ -165,7 +194,7 @@ def test_new_from_template_dialog(qtbot):
     dialog.nodes.setValue(16)
     dialog.accept()
     doc = dialog.document()
-    assert doc is not None and len(doc.links) == 16 * 8 + 256
+    assert doc is not None and len(doc.links_in("compute")) == 16 * 8 + 256
     dialog = TemplateDialog()
     qtbot.addWidget(dialog)
     dialog.template.setCurrentIndex(dialog.template.findData("hall"))
@@ -181,11 +210,11 @@ def test_editing_a_link_updates_its_row(qtbot, pod_text):
     win = MainWindow(session)
     qtbot.addWidget(win)
     dock = win.cable_dock
-    dock.table.sortByColumn(6, Qt.AscendingOrder)
+    dock.table.sortByColumn(LENGTH, Qt.AscendingOrder)
     session.push(SetFields({"link-1": {"length_m": 99.0, "media": "dr4", "stock_m": 100.0}}))
     row = dock.model.row_of("link-1")
-    assert dock.model.index(row, 6).data() == "99.00" and dock.model.index(row, 5).data() == "dr4"
-    dock.table.sortByColumn(6, Qt.DescendingOrder)
+    assert dock.model.index(row, LENGTH).data() == "99.00" and dock.model.index(row, MEDIA).data() == "dr4"
+    dock.table.sortByColumn(LENGTH, Qt.DescendingOrder)
     assert dock.model.index(0, 0).data(Qt.UserRole) == "link-1"
 
 
@@ -204,6 +233,9 @@ def test_renaming_a_device_patches_only_its_cables(qtbot, pod_text):
     assert not resets  # patched in place, not rebuilt
     texts = {model.index(model.row_of(link_id), 1).data() + model.index(model.row_of(link_id), 2).data()
              for link_id in own}
-    assert len(own) == 8 and all("GPU-A" in text for text in texts)
+    # its 8 compute cables and its 17 others: 2 storage, 2 in-band, 1 out-of-band, 2 hoses, 10 cords
+    networks = sorted(network_of(session.doc.links[link_id]) for link_id in own)
+    assert networks.count("compute") == 8 and len(own) == 8 + 17
+    assert all("GPU-A" in text for text in texts)
     other = next(i for i in session.doc.links if i not in own)
     assert "GPU-A" not in model.index(model.row_of(other), 1).data()

@@ -14,12 +14,22 @@ from planner.io import load
 from planner.layout.templates import build_template
 from planner.model.document import prefix_of
 from planner.rules.engine import Validator
-from planner.rules.finding import ERROR, WARNING, Finding
+from planner.rules.finding import ERROR, INFO, WARNING, Finding
 from planner.ui.plan import overlays as plan_overlays
 from planner.ui.plan.overlays import AssignmentLayer, rack_assignment_lines
 from planner.ui.plan.units import TILE_M, m
 
 DATA = Path(__file__).resolve().parents[1] / "data"
+#: What a plan with no power cords and no coolant hoses always gets (the test files have none): one
+#: info each, "not planned yet", which marks nothing on the plan.
+NOT_PLANNED_YET = [("C10", INFO), ("P10", INFO)]
+
+
+def not_planned_yet(model) -> list[tuple[str, tuple[str, ...]]]:
+    """The rows of the two "not planned yet" infos, after checking they are exactly those."""
+    rows = [f for f in model.findings if f.rule in ("C10", "P10")]
+    assert [(f.rule, f.severity) for f in rows] == NOT_PLANNED_YET
+    return [(f.rule, f.subjects) for f in rows]
 
 
 def lines_by_rack(layer: AssignmentLayer, doc) -> dict[str, list[tuple[float, float, float, float]]]:
@@ -135,15 +145,17 @@ def test_a_new_finding_adds_one_row_and_marks_its_racks(make_window, monkeypatch
     original = scene.update_findings
     monkeypatch.setattr(scene, "update_findings", lambda marks: told.append(dict(marks)) or original(marks))
     before = severities(scene)
+    infos = not_planned_yet(model)
+    assert [(f.rule, f.subjects) for f in model.findings] == infos  # clean but for them
     session.push(edits.move_objects(session.doc, ["rack-6"], -0.4, 0.0))  # onto rack-5: S1
     assert (log.resets, log.inserted, log.removed) == (0, 1, 0)
-    assert [(f.rule, f.subjects) for f in model.findings] == [("S1", ("rack-5", "rack-6"))]
+    assert [(f.rule, f.subjects) for f in model.findings] == [("S1", ("rack-5", "rack-6")), *infos]
     assert told == [{"rack-5": ERROR, "rack-6": ERROR}]  # only the subjects whose mark changed
     after = severities(scene)
     assert {i for i in after if after[i] != before[i]} == {"rack-5", "rack-6"}
     session.undo_stack.undo()
     assert (log.resets, log.inserted, log.removed) == (0, 1, 1)
-    assert model.rowCount() == 0 and severities(scene) == before
+    assert [(f.rule, f.subjects) for f in model.findings] == infos and severities(scene) == before
     assert told[-1] == {"rack-5": "", "rack-6": ""}
 
 
@@ -194,13 +206,14 @@ def test_new_and_open_reset_the_findings_and_marks(make_window):
     model, scene = window.findings_dock.model, window.plan_view.plan_scene
     log = ModelLog(model)
     window.files.set_document(load(DATA / "s2_aisle.hall"), None)
-    assert log.resets == 1 and [(f.rule, f.subjects) for f in model.findings] == [("S2", ("rack-3", "obs-1"))]
+    assert log.resets == 1
+    assert [(f.rule, f.subjects) for f in model.findings] == [("S2", ("rack-3", "obs-1")), *not_planned_yet(model)]
     assert scene.item_for("rack-3").severity == ERROR and scene.item_for("obs-1").severity == ERROR
     window.files.set_document(findings_hall(), None)
     assert log.resets == 2 and model.findings == window.live_validator.findings
     assert window.live_validator.severity_by_id() == worst_by_subject(model.findings)
     window.files.set_document(load(DATA / "clean_row_120kw.hall"), None)
-    assert log.resets == 3 and model.rowCount() == 0
+    assert log.resets == 3 and model.rowCount() == len(not_planned_yet(model)) == 2  # the infos alone
     assert not any(severities(scene).values()) and window.live_validator.severity_by_id() == {}
 
 

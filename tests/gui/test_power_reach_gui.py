@@ -7,6 +7,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 from planner.commands import edits
+from planner.fabric.hall import summary
 from planner.layout.templates import build_template
 from planner.rules.engine import validate
 from planner.ui.fabric.dialog import GenerateFabricDialog
@@ -52,9 +53,9 @@ def test_generate_fabric_sets_the_basis_oversubscription_in_one_step(qtbot):
     dialog.oversubscription.setValue(2.0)
     assert "oversubscription changes from 1:1 to 2:1" in dialog.summary.text()
     asked = []
-    dialog.confirm = lambda cables: asked.append(cables.summary()) or True
+    dialog.confirm = lambda command: asked.append(summary(command)) or True
     dialog.accept()
-    assert len(asked) == 1 and asked[0].startswith("kept ")
+    assert len(asked) == 1 and asked[0][0].startswith("cables: kept ")  # the compute fabric's line
     assert session.doc.basis.oversubscription == 2.0
     assert session.undo_stack.count() == 1
     assert not [f for f in validate(session.doc) if f.rule == "N5"]

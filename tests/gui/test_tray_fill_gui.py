@@ -18,9 +18,14 @@ from planner.ui.plan.units import to_model
 from planner.ui.validation.basis_dialog import BasisDialog, push_basis
 from planner.ui.validation.overlays import TITLES, TRAYS, OverlayLayer, band_colour
 
-#: 50 × 50 mm trays: each row tray's busiest stretch (128 cables, 905 mm²) is 36 % full, a
-#: warning; the cross-aisle tray's (256 cables between rows 1 and 2) 72 %, over the 50 % limit.
-SHRUNK_MM = {"row_tray_width_m": 50, "row_tray_depth_m": 50, "cross_tray_width_m": 50, "cross_tray_depth_m": 50}
+#: The trays carry every data network's cables (compute, storage, in-band and out-of-band
+#: management; cords and hoses stay in the rack). Their busiest stretches: row 1's 200 cables,
+#: 1,470 mm²; row 2's 212 cables, 2,119 mm²; row 3's 200 cables, 1,414 mm²; the cross-aisle
+#: tray's 296 cables between rows 1 and 2, 2,261 mm². Shrunk to 50 × 100 mm (5,000 mm²) row trays
+#: and 50 × 50 mm (2,500 mm²) cross-aisle ones, each row tray is 28–42 % full, a warning (over
+#: 25 %, under the 50 % limit), and the cross-aisle tray 90 %, over the limit; the short cross-aisle
+#: tray at x 4.00 m (10 storage and out-of-band cables, 71 mm², 3 %) stays under the warning.
+SHRUNK_MM = {"row_tray_width_m": 50, "row_tray_depth_m": 100, "cross_tray_width_m": 50, "cross_tray_depth_m": 50}
 CROSS = "tray:cross:y:7200"
 ROWS = {"tray:row:x:3000": "Row 1 tray (y 3.00 m)", "tray:row:x:5400": "Row 2 tray (y 5.40 m)",
         "tray:row:x:8400": "Row 3 tray (y 8.40 m)"}
@@ -32,7 +37,7 @@ def window(make_window) -> MainWindow:
 
 
 def shrink_trays(window: MainWindow, qtbot) -> None:
-    """Set 50 × 50 mm trays through the dialog, as a user would, and push its changes."""
+    """Shrink the trays (``SHRUNK_MM``) through the dialog, as a user would, and push its changes."""
     dialog = BasisDialog(window.session.doc.basis, window)
     qtbot.addWidget(dialog)
     for name, value in SHRUNK_MM.items():
@@ -122,7 +127,9 @@ def test_shrunk_trays_are_findings_named_as_trays_and_undo_clears_them(window, q
     assert tray_findings(window) == {CROSS: "error", **dict.fromkeys(ROWS, "warning")}
     assert dock_subjects(window) == {CROSS: "Cross-aisle tray at x 7.20 m", **ROWS}
     cross = next(f for f in window.live_validator.findings if f.subjects == (CROSS,))
-    assert "256 cables" in cross.message and "72%" in cross.message
+    assert "296 cables" in cross.message and "90%" in cross.message
+    row_2 = next(f for f in window.live_validator.findings if f.subjects == ("tray:row:x:5400",))
+    assert "212 cables" in row_2.message and "42%" in row_2.message
     assert window.findChild(QLabel, "findings_counts").text() == "1 error, 3 warnings"
     window.session.undo_stack.undo()
     assert tray_findings(window) == {} and dock_subjects(window) == {}
@@ -143,11 +150,14 @@ def test_activating_a_tray_finding_centres_the_plan_on_its_busiest_stretch(windo
     assert (peak.start_mm, peak.end_mm) == (3000, 5400)  # between rows 1 and 2
     assert abs(centre[0] - 7.2) < 0.1 and abs(centre[1] - 4.2) < 0.1
     assert TRAYS in window.overlays.layers and window.overlays.actions[TRAYS].isChecked()
-    # a row tray's finding centres on that row's busiest stretch
+    # a row tray's finding centres on that row's busiest stretch: row 3's is x 7.20–8.00 m (200
+    # cables of every data network; 190 at x 6.40–7.20 m, the compute fabric's busiest stretch)
+    peak = window.live_validator.context.tray_loads().peak("tray:row:x:8400")
+    assert (peak.start_mm, peak.end_mm) == (7200, 8000)
     row = next(i for i, f in enumerate(dock.visible_findings()) if f.subjects == ("tray:row:x:8400",))
     dock.activate(dock.visible_findings()[row])
     centre = to_model(view.mapToScene(view.viewport().rect().center()))
-    assert abs(centre[0] - 6.8) < 0.1 and abs(centre[1] - 8.4) < 0.1
+    assert abs(centre[0] - 7.6) < 0.1 and abs(centre[1] - 8.4) < 0.1
 
 
 def test_tray_overlay_paints_fill_bands_and_follows_edits(window, qtbot, tmp_path):
@@ -156,7 +166,7 @@ def test_tray_overlay_paints_fill_bands_and_follows_edits(window, qtbot, tmp_pat
     for _ in range(2):
         view.zoom_in()
     view.centre_on_rect(7.2, 3.0, 7.2, 5.4)
-    red, yellow_green, green = band_colour(1.44), band_colour(0.72), band_colour(0.1)
+    red, yellow_green, green = band_colour(1.81), band_colour(0.85), band_colour(0.1)
     cross_points = along(window, CROSS, 3000, 5400)
     row_peak = along(window, "tray:row:x:5400", 6400, 7200, 5)
     before = view.viewport().grab().toImage()
@@ -177,22 +187,25 @@ def test_tray_overlay_paints_fill_bands_and_follows_edits(window, qtbot, tmp_pat
     assert "50 % fill limit" in overlays.legend.text()
     image = view.viewport().grab().toImage()
     window.grab().save(str(tmp_path / "tray-overlay.png"))
-    assert colour_hits(image, cross_points, red) >= 12  # 72 % of a 50 % limit
-    assert colour_hits(image, row_peak, yellow_green) >= 4  # 36 %: 72 % of the limit
+    assert colour_hits(image, cross_points, red) >= 12  # 90 % of a 50 % limit
+    assert colour_hits(image, row_peak, yellow_green) >= 4  # row 2's 42 %: 85 % of the limit
     labels = sorted(text for _plate, text in layer._tray_plan.labels)
-    assert labels == ["36 % · 128 cables"] * 3 + ["72 % · 256 cables"]  # one per tray, at its peak
+    # one per tray, at its peak (the short cross-aisle tray at x 4.00 m too)
+    assert labels == ["28 % · 200 cables", "29 % · 200 cables", "3 % · 10 cables", "42 % · 212 cables",
+                      "90 % · 296 cables"]
 
     window.session.undo_stack.undo()  # full-size trays again: everything well under the warning
     image = view.viewport().grab().toImage()
     assert colour_hits(image, cross_points, red) == 0 and colour_hits(image, cross_points, green) >= 12
-    assert sorted(text for _plate, text in layer._tray_plan.labels) == ["1 % · 256 cables"] + ["2 % · 128 cables"] * 3
+    assert sorted(text for _plate, text in layer._tray_plan.labels) == [
+        "0 % · 10 cables", "2 % · 200 cables", "2 % · 200 cables", "2 % · 296 cables", "4 % · 212 cables"]
 
     window.session.push(delete_objects(window.session.doc, list(window.session.doc.links)))
     image = view.viewport().grab().toImage()
     assert colour_hits(image, cross_points, green) == 0 and layer._tray_plan.labels == []
     window.session.undo_stack.undo()
     view.viewport().grab()
-    assert len(layer._tray_plan.labels) == 4
+    assert len(layer._tray_plan.labels) == 5
     action.setChecked(False)
     assert TRAYS not in overlays.layers and layer.scene() is None and not overlays.legend.isVisible()
 
@@ -207,7 +220,9 @@ def test_tray_labels_stay_apart_at_hall_scale(qtbot, make_view):
     view.plan_scene.add_layer(layer)
     view.viewport().grab()
     plates = [plate for plate, _text in layer._tray_plan.labels]
-    assert len(plates) == len(live.context.tray_loads().trays()) == 9
+    # 6 row trays and 4 cross-aisle ones: three long ones across the rows, and the short one at
+    # x 4.00 m that only storage and out-of-band cables take to their network racks
+    assert len(plates) == len(live.context.tray_loads().trays()) == 10
     assert not any(a.intersects(b) for i, a in enumerate(plates) for b in plates[i + 1:])
     hall = view.plan_scene.hall_rect()
     assert all(hall.contains(plate) for plate in plates)

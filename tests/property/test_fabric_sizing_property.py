@@ -12,7 +12,8 @@ Over every size the templates accept (1 – 8,192 nodes on the 64-port switch, 1
 
 These are checked on the port links ``cabling.fabric_links`` generates, not on the sizing's own
 arithmetic. Then, for a few representative sizes, the written plan (pod or hall template built
-with the ratio) validates with no error, power and space included.
+with the ratio, every network cabled) validates with no error, power and space included, and
+holds the compute fabric's switches the sizing asks for.
 """
 
 from __future__ import annotations
@@ -26,14 +27,16 @@ from hypothesis import strategies as st
 from planner.fabric.cabling import CORE, LEAF, NODE, SPINE, fabric_links
 from planner.fabric.sizing import FabricDesign, design_fabric
 from planner.layout.templates import MAX_NODES, build_template
-from planner.model.catalog import SWITCH, builtin_catalog
+from planner.model.catalog import builtin_catalog
+from planner.model.networks import in_compute_fabric
 from planner.rules.engine import validate
 from planner.rules.finding import ERROR
 
 RATIOS = (1.0, 1.5, 2.0, 3.0, 4.0)
 RAILS = 8
-#: The switch port counts of the catalogue, each with the most nodes the templates build on it.
-SWITCH_PORTS = sorted({item.port_count for item in builtin_catalog().of_kind(SWITCH)})
+#: The port counts of the catalogue's fabric switches (not the management networks' own), each
+#: with the most nodes the templates build on it.
+SWITCH_PORTS = sorted({item.port_count for item in builtin_catalog().fabric_switches()})
 MOST_NODES = {64: 8192, 128: MAX_NODES["hall"]}
 
 
@@ -125,6 +128,6 @@ def test_the_written_plan_validates_clean(template, nodes, ratio):
     errors = [f"{f.rule}: {f.message}" for f in validate(doc) if f.severity == ERROR]
     assert not errors, errors[:5]
     design = design_fabric(nodes, RAILS, 64, ratio)
-    roles = Counter(d.role for d in doc.devices.values() if d.role)
+    roles = Counter(d.role for d in doc.devices.values() if in_compute_fabric(d.role))
     assert roles == Counter({k: v for k, v in design.counts()["switches"].items() if v})
     assert doc.basis.oversubscription == ratio

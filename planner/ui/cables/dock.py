@@ -71,9 +71,9 @@ _SIGNAL_LIMIT = 32
 _BULK = 2000
 #: Search texts (or label keys) built per idle tick before the first filter or sort (~5 ms).
 _CHUNK = 4096
-#: Rows read to size the columns (not 98k), and a cell per column as wide as a hall's may be.
+#: Rows read to size the columns (not 98k), and a cell per column as wide as a hall's (a cord's label).
 FIT_ROWS = 200
-TYPICAL = ("R101-U01-N1-P1 ↔ R105-U01-L1-32/1", "R101 U42 L1 32/1", "R105 U42 S1 64/2", "compute", "storage-uplink",
+TYPICAL = ("R101-U09-N3-PSU10 ↔ R101-U00-PDU-B4-O42", "R101 U42 L1 32/1", "R105 U42 S1 64/2", "compute", "storage-uplink",
            "8", "sr4", "123.45", "100.00", "labelled")
 
 
@@ -360,7 +360,7 @@ class CableDock(QDockWidget):
         self.filter.installEventFilter(self)
         self.state_filter = filter_combo(STATE_FILTERS, "Show only cables in this installation state", "state_filter")
         self.state_filter.currentIndexChanged.connect(self._choice_changed)
-        self.network_filter = filter_combo(NETWORK_FILTERS, "Show only cables of this network", "network_filter")
+        self.network_filter = filter_combo(NETWORK_FILTERS, "Show only cables of this network", "network_filter", compact=True)
         self.network_filter.currentIndexChanged.connect(self._choice_changed)
         self.count = QLabel()
         self.table = QTableView()
@@ -386,14 +386,14 @@ class CableDock(QDockWidget):
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(4, 4, 4, 4)
-        top = QHBoxLayout()  # the edit button beside the filter: the bottom row sets the dock's width
+        top = QHBoxLayout()  # the filter box shrinks first: the bottom row sets the dock's minimum width
         top.addWidget(self.filter, 1)
+        top.addWidget(self.network_filter)
         top.addWidget(self.cable_actions.edit_button)
         layout.addLayout(top)
         layout.addWidget(self.table)
-        bottom = QHBoxLayout()  # under the table: the filter box keeps the dock's whole width
+        bottom = QHBoxLayout()
         bottom.addWidget(self.count, 1)
-        bottom.addWidget(self.network_filter)
         bottom.addWidget(self.state_filter)
         bottom.addWidget(self.state_button)
         layout.addLayout(bottom)

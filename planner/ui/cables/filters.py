@@ -24,9 +24,16 @@ NETWORK_FILTERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-def filter_combo(choices: tuple[tuple[str, tuple[str, ...]], ...], tip: str, name: str) -> QComboBox:
-    """A combo of ``choices`` (the values as each item's data), named for tests and screen readers."""
+def filter_combo(choices: tuple[tuple[str, tuple[str, ...]], ...], tip: str, name: str,
+                 compact: bool = False) -> QComboBox:
+    """A combo of ``choices`` (the values as each item's data), named for tests and screen readers.
+    A ``compact`` one is as wide as its first choice ("All networks"), not its longest ("Out-of-band
+    management"), and its list opens as wide as the names: at that width the Cables dock's minimum
+    took the palette's column at 1400 px."""
     combo = QComboBox()
+    if compact:
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(len(choices[0][0]))
     combo.setObjectName(name)
     combo.setToolTip(tip)
     combo.setAccessibleName(tip)

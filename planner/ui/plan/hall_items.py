@@ -64,7 +64,7 @@ class ZoneItem(PlanItem):
     def boundingRect(self) -> QRectF:
         return self._polygon.boundingRect().adjusted(-10, -10, 10, 10)
 
-    def _label_rect(self) -> QRectF:
+    def label_rect(self) -> QRectF:
         box = self._polygon.boundingRect()
         return QRectF(box.x() + m(0.2), box.bottom() - m(0.7), min(box.width() - m(0.4), m(9)), m(0.6))
 
@@ -75,7 +75,7 @@ class ZoneItem(PlanItem):
         stroker = QPainterPathStroker()
         stroker.setWidth(m(0.2))
         edge = stroker.createStroke(path)
-        edge.addRect(self._label_rect())
+        edge.addRect(self.label_rect())
         return edge
 
     def label(self) -> str:
@@ -97,7 +97,7 @@ class ZoneItem(PlanItem):
         if lod_of(painter) * _ZONE_FONT.pixelSize() >= 7:
             painter.setFont(_ZONE_FONT)
             painter.setPen(ink)
-            painter.drawText(self._label_rect(), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.label())
+            painter.drawText(self.label_rect(), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.label())
 
 
 class ObstacleItem(PlanItem):

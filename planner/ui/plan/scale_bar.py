@@ -85,9 +85,14 @@ def covered(view: QGraphicsView, box: QRectF) -> float:
     for item in scene.items(polygon, Qt.ItemSelectionMode.IntersectsItemBoundingRect):
         if not isinstance(item, PlanItem) or not item.isVisible():
             continue
-        if isinstance(item, ZoneItem) and not item.collidesWithPath(item.mapFromScene(path),
-                                                                    Qt.ItemSelectionMode.IntersectsItemShape):
-            continue  # over the zone's floor, clear of its edge and its label
+        if isinstance(item, ZoneItem):
+            if not item.collidesWithPath(item.mapFromScene(path), Qt.ItemSelectionMode.IntersectsItemShape):
+                continue  # over the zone's floor, clear of its edge and its label
+            # a zone is as big as the hall: crossing its edge costs little, covering its label its area
+            label = view.mapFromScene(item.mapRectToScene(item.label_rect())).boundingRect()
+            overlap = QRectF(label).intersected(box)
+            total += 1.0 + max(overlap.width(), 0.0) * max(overlap.height(), 0.0)
+            continue
         shown = view.mapFromScene(item.sceneBoundingRect()).boundingRect()
         overlap = QRectF(shown).intersected(box)
         total += max(overlap.width() * overlap.height(), 1.0)

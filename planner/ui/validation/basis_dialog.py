@@ -85,8 +85,8 @@ DISPLAY_SCALE = {"%": 100.0, "mm": 1000.0}
 #: Fields stored as whole numbers (the file checker rejects a float there).
 INT_FIELDS = {f.name for f in fields(DesignBasis) if f.type in (int, "int")}
 #: The groups in each of the dialog's three columns, chosen so the columns come out about as tall.
-COLUMNS = (("Power", "Cooling", "Floor and display"), ("Cables and trays", "Networks", "Commissioning"),
-           ("Aisles", "Efficiency and step load"))
+COLUMNS = (("Power", "Cooling", "Floor and display"), ("Cables and trays", "Networks"),
+           ("Aisles", "Efficiency and step load", "Commissioning"))
 _GROUP_OF_CHOICE = {"derating": "Power", "redundancy": "Power", "load_basis": "Power", "fluid": "Cooling",
                     "ashrae_class": "Cooling",
                     "floor_method": "Floor and display", "units": "Floor and display",

@@ -23,6 +23,7 @@ from planner.export.registry import EXPORT_KINDS, export_to
 from planner.fabric.routing import Router
 from planner.layout.templates import build_template
 from planner.model.document import Document, natural_key
+from planner.model.networks import in_compute_fabric
 from planner.model.objects import Device, Link
 
 from .conftest import cabled_plan
@@ -195,7 +196,10 @@ def steps_of(doc: Document, rack_id: str) -> str:
 
 def test_only_racks_with_liquid_cooled_equipment_get_plumbing_steps(cabled_doc, options):
     doc = cabled_doc
-    switch_racks = {d.rack for d in doc.devices.values() if d.role}
+    # the network rack: compute-fabric switches (leaves, spines), no nodes; since every network is
+    # cabled each node rack holds an OOB access switch too, so "has a switch" no longer picks it
+    switch_racks = {d.rack for d in doc.devices.values() if in_compute_fabric(d.role)}
+    assert all(not doc.catalog.items[d.type].liquid_fraction for r in switch_racks for d in doc.devices_in(r))
     node_racks = {d.rack for d in doc.devices.values() if d.type == "node-8gpu-liquid-4u"} - switch_racks
     assert switch_racks and node_racks
     for rack_id in switch_racks:

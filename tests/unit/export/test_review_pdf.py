@@ -80,7 +80,7 @@ def big_numbers(page) -> set[str]:
 
 
 def test_with_against_the_document_lists_every_change_and_the_open_comments(revisions):
-    folder, _old, new = revisions
+    folder, old, new = revisions
     pages = texts(review(new, folder / "old.hall"))
     whole = " ".join(pages)
     # the document opens with the change list; the floor plan with the marks and its legend follows
@@ -89,7 +89,12 @@ def test_with_against_the_document_lists_every_change_and_the_open_comments(revi
     for legend in ("added: heavy outline, hatched", "removed: dashed where it was, crossed",
                    "moved: dotted where it was, arrow to where it is", "changed: dash-dot outline"):
         assert legend in plan
-    assert "Objects: 0 added, 9 removed, 1 moved, 2 changed." in pages[0]
+    # removed: R05 and its 14 devices, as every network is built: 4 nodes, 8 rack PDUs (A1–A4,
+    # B1–B4), the coolant manifold and the OOB access switch
+    removed_devices = old.devices_in(rack(old, "R05").id)
+    assert sorted(d.type for d in removed_devices) == sorted(
+        ["node-8gpu-liquid-4u"] * 4 + ["pdu-rack-3ph-63a"] * 8 + ["manifold-orv3-12uqd08", "sw-48x1g-oob-1u"])
+    assert "Objects: 0 added, 15 removed, 1 moved, 2 changed." in pages[0]
     assert "moved rack R03 y: 3 → 4.2" in whole
     assert "changed rack R02-new name: R02 → R02-new" in whole
     assert "removed rack R05 at 7.20, 3.00 m" in whole

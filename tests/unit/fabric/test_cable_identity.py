@@ -1,5 +1,8 @@
 """A hall is kept, not regenerated (issue 18): cables keep id, typed label, state and note
-through every regeneration; only cables whose ends differ are removed or added."""
+through every regeneration; only cables whose ends differ are removed or added. Since issue 21
+the hall has every network cabled (storage, management, power cords, hoses): regenerating the
+whole hall (``cable_hall``: Plan ▸ Generate fabric, ``planner fabric -o``) keeps every cable of
+every network."""
 
 from __future__ import annotations
 
@@ -12,10 +15,13 @@ import pytest
 
 from planner.commands.base import History, SetFields
 from planner.fabric import generate_fabric
+from planner.fabric.hall import cable_hall, compute_generation, summary
 from planner.fabric.sizing import default_switch, node_devices
 from planner.io import dumps, loads, save
 from planner.layout.templates import build_template
 from planner.model.document import Document
+from planner.model.networks import TIERS_OF, is_compute
+from planner.model.ports import COMPUTE
 from planner.review.diff import diff_plans
 
 STATES = ("run", "labelled", "tested", "verified", "faulty")
@@ -59,13 +65,18 @@ def _add_nodes(doc: Document, count: int) -> list[str]:
 
 @pytest.mark.parametrize(("template", "nodes"), [("pod", 32), ("hall", 1024), ("hall", 4096)])
 def test_regenerating_an_unchanged_plan_changes_nothing(template, nodes):
+    """The whole hall regenerated as it stands: every network keeps every cable, nothing moves."""
     doc = build_template(template, nodes)
     before = _mark(doc)
+    counts = {network: len(doc.links_in(network)) for network in TIERS_OF}
+    assert all(counts.values()), counts  # the template cabled every network
     old = loads(dumps(doc))
-    command = generate_fabric(doc, default_switch(doc))
-    assert command.changes_nothing, command.cables.summary()
-    assert command.cables.summary() == f"kept {len(before):,}, rewired 0, removed 0, added 0"
+    command = cable_hall(doc, default_switch(doc), doc.basis.oversubscription)
     History(doc).push(command)
+    assert command.changes_nothing, summary(command)
+    kept = {COMPUTE: compute_generation(command).cables.summary()}
+    kept.update((generation.network, generation.cables.summary()) for generation in command.networks)
+    assert kept == {network: f"kept {n:,}, rewired 0, removed 0, added 0" for network, n in counts.items()}
     assert _cables(doc) == before
     assert diff_plans(old, doc, consequences=False).is_empty
 
@@ -73,19 +84,50 @@ def test_regenerating_an_unchanged_plan_changes_nothing(template, nodes):
 @pytest.mark.parametrize(("template", "nodes", "more"), [("pod", 16, 16), ("hall", 1000, 24)])
 def test_adding_nodes_adds_only_their_cables(template, nodes, more):
     """A partly filled SU has its leaves and uplinks built whole: the new nodes land on free leaf
-    ports, and every existing cable keeps its id, ends and state."""
+    ports of the compute fabric, and every existing cable of every network keeps its id, ends and
+    state."""
     doc = build_template(template, nodes)
     before = _mark(doc)
+    compute = len(doc.links_in(COMPUTE))
     new_nodes = set(_add_nodes(doc, more))
     command = generate_fabric(doc, default_switch(doc))
     rails = 8
-    assert command.cables.summary() == f"kept {len(before):,}, rewired 0, removed 0, added {more * rails:,}"
+    assert command.cables.summary() == f"kept {compute:,}, rewired 0, removed 0, added {more * rails:,}"
     History(doc).push(command)
     after = _cables(doc)
     assert {i: after[i] for i in before} == before
     added = set(after) - set(before)
     assert len(added) == more * rails
     assert all(doc.links[i].a_device in new_nodes and doc.links[i].state == "planned" for i in added)
+    assert all(is_compute(doc.links[i]) for i in added)
+
+
+# Not the pod (16 + 16): the racks ``_add_nodes`` copies share the row's busbars and leave them
+# no headroom, so the storage step rightly refuses to place the leaf the 32 nodes need.
+@pytest.mark.parametrize(("template", "nodes", "more"), [
+    pytest.param("hall", 1000, 24, marks=pytest.mark.xfail(strict=True, reason=(
+        "planner bug: storage_fabric deals every storage port to the leaves by position anew "
+        "(size_storage's even shares, _cable in node order), so 24 more nodes rewire 1,943 existing "
+        "storage cables back to planned (the management networks deal their access ports the same "
+        "way; the power cords keep the outlets that are still right)"))),
+])
+def test_adding_nodes_to_the_whole_hall_keeps_every_cable(template, nodes, more):
+    """The same growth through Plan ▸ Generate fabric (``cable_hall``): the new nodes get their
+    cables on every network, and no existing cable of any network changes ends or state."""
+    doc = build_template(template, nodes)
+    before = _mark(doc)
+    compute = len(doc.links_in(COMPUTE))
+    new_nodes = set(_add_nodes(doc, more))
+    command = cable_hall(doc, default_switch(doc), doc.basis.oversubscription)
+    History(doc).push(command)
+    rails = 8
+    assert compute_generation(command).cables.summary() == \
+        f"kept {compute:,}, rewired 0, removed 0, added {more * rails:,}"
+    after = _cables(doc)
+    assert {i: after[i] for i in before if after.get(i) != before[i]} == {}, summary(command)
+    added = set(after) - set(before)
+    assert all(doc.links[i].state == "planned" for i in added)
+    assert sum(1 for i in added if is_compute(doc.links[i]) and doc.links[i].a_device in new_nodes) == more * rails
 
 
 def test_a_cable_on_the_wrong_port_is_rewired_keeping_its_id_and_typed_label():
@@ -97,7 +139,7 @@ def test_a_cable_on_the_wrong_port_is_rewired_keeping_its_id_and_typed_label():
     History(doc).push(SetFields({link.id: {"b_port": spare, "state": "verified", "label": "SITE-7"}}))
     command = generate_fabric(doc, default_switch(doc))
     plan = command.cables
-    assert (plan.kept, plan.rewired, plan.removed, len(plan.added)) == (len(doc.links) - 1, [link.id], [], 0)
+    assert (plan.kept, plan.rewired, plan.removed, len(plan.added)) == (len(doc.links_in(COMPUTE)) - 1, [link.id], [], 0)
     assert plan.at_risk == [link.id] and "1 past planned" in plan.summary()
     History(doc).push(command)
     back = doc.links[link.id]
@@ -110,28 +152,54 @@ def _planner(*args: str, cwd) -> subprocess.CompletedProcess:
                           check=False)
 
 
-def test_cli_regenerate_keeps_states_and_removing_verified_cables_needs_force(tmp_path):
+def _verified_pod(tmp_path) -> Document:
     doc = build_template("pod", 12)
     for link_id in doc.links:
         doc.set_fields(link_id, {"state": "verified"})
     save(doc, tmp_path / "v.hall")
+    return doc
+
+
+def _written(path) -> dict[str, dict]:
+    return {link["id"]: link for link in json.loads(path.read_text())["links"]}
+
+
+def test_cli_regenerate_keeps_states_and_removing_verified_cables_needs_force(tmp_path):
+    doc = _verified_pod(tmp_path)
     result = _planner("fabric", "v.hall", "-o", "r.hall", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[0] == f"cables: kept {len(doc.links):,}, rewired 0, removed 0, added 0"
-    ids = {l["id"]: l["state"] for l in json.loads((tmp_path / "v.hall").read_text())["links"]}
-    assert {l["id"]: l["state"] for l in json.loads((tmp_path / "r.hall").read_text())["links"]} == ids
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"cables: kept {len(doc.links_in(COMPUTE)):,}, rewired 0, removed 0, added 0"
+    # then one line per other network, each keeping every cable ("storage: 1 switch; cables kept 26, …")
+    others = [network for network in TIERS_OF if network != COMPUTE]
+    held = {line.split(":")[0]: line for line in lines[1:1 + len(others)]}
+    assert sorted(held) == sorted(others)
+    for network, line in held.items():
+        assert line.endswith(f"cables kept {len(doc.links_in(network)):,}, rewired 0, removed 0, added 0"), line
+    ids = {i: link["state"] for i, link in _written(tmp_path / "v.hall").items()}
+    assert {i: link["state"] for i, link in _written(tmp_path / "r.hall").items()} == ids
     assert _planner("diff", "v.hall", "r.hall", cwd=tmp_path).returncode == 0
 
     # another switch type: the node cables move to the new leaf (rewired: their node end stays),
     # the switch-to-switch cables of the old switches go
     refused = _planner("fabric", "v.hall", "--switch", "sw-64x800g-2u-eth", "-o", "out.hall", cwd=tmp_path)
     assert refused.returncode == 1 and not (tmp_path / "out.hall").exists()
-    total, gpus = len(doc.links), 12 * 8
+    total, gpus = len(doc.links_in(COMPUTE)), 12 * 8
     assert f"rewired {gpus} ({gpus} past planned), removed {total - gpus} ({total - gpus} verified)" in refused.stdout
     assert f"{total:,} cable(s) already past planned would be removed or rewired" in refused.stderr
     assert "--force" in refused.stderr
+
+
+def test_cli_forced_switch_type_change_writes_planned_compute_cables(tmp_path):
+    _verified_pod(tmp_path)
     forced = _planner("fabric", "v.hall", "--switch", "sw-64x800g-2u-eth", "-o", "out.hall", "--force",
                       cwd=tmp_path)
     assert forced.returncode == 0, forced.stderr
-    states = {l["state"] for l in json.loads((tmp_path / "out.hall").read_text())["links"]}
-    assert states == {"planned"}
+    old, new = _written(tmp_path / "v.hall"), _written(tmp_path / "out.hall")
+    # every compute cable was removed or rewired: back to planned; a cable of another network
+    # whose ends stay keeps its state
+    assert {link["state"] for link in new.values() if link.get("tier", "") in TIERS_OF[COMPUTE] + ("",)} == {"planned"}
+    ends = ("a_device", "a_port", "b_device", "b_port")
+    assert all(link["state"] == "verified" for i, link in new.items()
+               if i in old and link.get("tier", "") not in TIERS_OF[COMPUTE]
+               and all(old[i][k] == link[k] for k in ends))

@@ -1,7 +1,9 @@
 """Generated fabrics for 1 → 4,096 nodes, checked as properties of the networkx graph.
 
 Each plan comes from the hall template (layout, fabric, cabling, routing); the checks only
-look at the document's devices and links, never at the generator's arithmetic.
+look at the document's devices and links, never at the generator's arithmetic. The template
+cables every network (issue 21): the sizing checks read the compute fabric's switches and
+cables, the port, label and length checks every cable of every network.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from planner.fabric.graph import (
 from planner.fabric.sizing import design_fabric, node_devices
 from planner.layout.templates import build_template
 from planner.model.labels import cable_label
+from planner.model.networks import DATA_NETWORKS, in_compute_fabric, network_of
 from planner.model.objects import TIER_LEAF_SPINE, TIER_NODE_LEAF, TIER_SPINE_CORE
+from planner.model.ports import COMPUTE
 
 NODE_COUNTS = [1, 5, 8, 9, 31, 33, 96, 256, 257, 300, 4096]
 
@@ -33,15 +37,17 @@ def plan(request):
 def test_counts_and_ports(plan):
     nodes, doc = plan
     design = design_fabric(nodes, 8, 64)
-    roles = Counter(d.role for d in doc.devices.values() if d.role)
+    roles = Counter(d.role for d in doc.devices.values() if in_compute_fabric(d.role))
     assert roles == Counter({k: v for k, v in design.counts()["switches"].items() if v})
-    tiers = Counter(link.tier for link in doc.links.values())
+    tiers = Counter(link.tier for link in doc.links_in(COMPUTE).values())
     assert tiers == Counter({k: v for k, v in design.counts()["links"].items() if v})
     ends = Counter((link.a_device, link.a_port) for link in doc.links.values())
     ends.update((link.b_device, link.b_port) for link in doc.links.values())
     assert max(ends.values()) == 1, "a port is used twice"
     assert len({cable_label(doc, link) for link in doc.links.values()}) == len(doc.links)
-    assert all(link.media and link.stock_m >= link.length_m > 0 for link in doc.links.values())
+    assert all(link.stock_m >= link.length_m > 0 for link in doc.links.values())
+    # power cords and hoses have no media (no transceivers); every data cable has one
+    assert all(link.media for link in doc.links.values() if network_of(link) in DATA_NETWORKS)
 
 
 def test_every_gpu_on_its_rail_leaf_and_reachable(plan):

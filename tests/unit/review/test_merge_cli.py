@@ -14,7 +14,7 @@ import pytest
 
 from planner.cli import main
 from planner.commands.base import SetFields
-from planner.commands.edits import move_objects, place_device
+from planner.commands.edits import delete_objects, move_objects, place_device
 from planner.fabric.routing import recompute_lengths
 from planner.io import dumps, load, loads, save
 from planner.layout.templates import build_template
@@ -152,15 +152,29 @@ def test_a_cable_both_sides_re_routed_differently_is_routed_again(files, capsys)
 
 
 def test_rule_errors_only_the_merge_has_are_warnings_or_with_strict_conflicts(files, capsys):
-    """Each side adds a node to R12 within its ratings; both together overload its PDUs (P4)."""
+    """Each side adds a node to R12 within its ratings; both together overload its PDUs (P4).
+
+    Since every network is cabled a template rack holds 8 rack PDUs (4 a side, for the C19 outlets
+    its nodes' 40 power cords need): 4 of them carry 4 × 43.0 kW × 0.8 = 137.7 kW under 2N, far
+    above 6 nodes. So R12 keeps 2 PDUs a side here, in the base and so in both sides: 2 × 43.0 kW
+    (63 A × 415 V × √3 × PF 0.95) × 0.8 = 68.8 kW carry its 4 + 1 nodes (60.1 kW peak) but not
+    4 + 2 (72.1 kW). The cords the removed PDUs fed go with them: errors all three plans have."""
     docs, write = files
+    for doc in docs.values():
+        pdus = sorted(d.id for d in doc.devices_in(rack(doc, "R12").id) if doc.catalog[d.type].kind == "rack_pdu")
+        assert len(pdus) == 8
+        delete_objects(doc, [d for d in pdus if doc.devices[d].name.endswith(("3", "4"))]).apply(doc)
+        assert sorted(d.name for d in doc.devices_in(rack(doc, "R12").id) if d.id in pdus) == \
+            ["PDU-A1", "PDU-A2", "PDU-B1", "PDU-B2"]
     for name, u in (("ours", 40), ("theirs", 46)):
         doc = docs[name]
         place_device(doc, "node-8gpu-liquid-4u", rack(doc, "R12").id, u).apply(doc)
+        assert "P4" not in {f.rule for f in validate(doc) if f.severity == "error"}  # one node more fits
     p = write()
     assert main(["merge", p["base"], p["ours"], p["theirs"], "-o", p["out"]]) == 0
     out = capsys.readouterr().out
-    assert "rule errors neither side had (" in out and "\n  P4 R12: " in out
+    assert "rule errors neither side had (" in out
+    assert "\n  P4 R12: 72.1 kW peak > 68.8 kW from 2 of 4 rack PDUs per side (2N) at 0.8 derating\n" in out
     assert main(["merge", p["base"], p["ours"], p["theirs"], "-o", p["out"], "--strict"]) == 1
     captured = capsys.readouterr()
     assert "neither side had (--strict)" in captured.err
