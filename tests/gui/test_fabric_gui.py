@@ -102,9 +102,14 @@ def test_regenerating_an_unchanged_plan_says_so_and_changes_nothing(qtbot, pod_t
     dialog.confirm = lambda cables: pytest.fail("nothing to confirm")
     before = dict(session.doc.links)
     dialog.accept()
-    # the compute fabric's line of the per-network summary; every other network is unchanged too
-    assert dialog.error.text() == "Nothing to change: the plan already has this fabric (cables: kept 352, " \
-                                  "rewired 0, removed 0, added 0)."
+    # every network kept whole, with its count: 352 compute (96 node-leaf + 256 leaf-spine), then the others
+    doc = session.doc
+    counts = [len(doc.links_in(network)) for network in ("storage", "inband", "oob", "power", "coolant")]
+    assert dialog.error.text() == (
+        f"Nothing to change: the plan already has this fabric and every other network ({POD_CABLES:,} cables "
+        f"kept: 352 compute, {counts[0]} storage, {counts[1]} in-band management, {counts[2]} out-of-band "
+        f"management, {counts[3]} power, {counts[4]} coolant).")
+    assert 352 + sum(counts) == POD_CABLES and all(counts)
     assert session.doc.links == before and len(before) == POD_CABLES
     assert session.undo_stack.count() == 0 and not session.doc.is_modified if hasattr(session.doc, "is_modified") \
         else session.undo_stack.count() == 0

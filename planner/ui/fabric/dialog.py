@@ -31,6 +31,8 @@ from planner.fabric import FabricError
 from planner.fabric.hall import cable_hall, refusal, summary
 from planner.fabric.sizing import default_switch, design_fabric, node_devices, rails_of
 from planner.fabric.stages import HallCabling
+from planner.model.networks import NETWORK_WORDS
+from planner.model.ports import NETWORKS
 from planner.ui.busy import busy
 from planner.ui.dialogs.parts import error_label, ok_cancel
 from planner.ui.session import DocumentSession
@@ -118,7 +120,10 @@ class GenerateFabricDialog(QDialog):
             self.error.setText(str(exc))
             return
         if command.changes_nothing:
-            self.error.setText(f"Nothing to change: the plan already has this fabric ({summary(command)[0]}).")
+            doc = self.session.doc
+            kept = ", ".join(f"{len(doc.links_in(n)):,} {NETWORK_WORDS[n]}" for n in NETWORKS if doc.links_in(n))
+            self.error.setText(f"Nothing to change: the plan already has this fabric and every other network "
+                               f"({len(doc.links):,} cables kept: {kept}).")
             return
         if self.session.doc.links and not self.confirm(command):
             return
