@@ -4,9 +4,11 @@ equal a fresh build, and an edit re-routes the cables it touched, never the whol
 from __future__ import annotations
 
 import pytest
+from PySide6.QtGui import QAction
 
 from planner.commands import edits
 from planner.fabric import routing
+from planner.io import loads
 from planner.layout.templates import build_template
 from planner.model.catalog import SWITCH
 from planner.model.networks import in_compute_fabric
@@ -72,3 +74,21 @@ def test_a_rack_move_routes_only_that_racks_cables(qtbot, make_window, hall_text
     window.undo_action.trigger()
     qtbot.wait(300)  # and whatever the edit left for later
     assert 0 < len(calls) <= 2 * len(own) < len(doc.links) / 10
+
+
+def test_view_cables_menu_toggles_networks_tiers_and_rails(make_window, hall_text):
+    """View ▸ Cables: each action hides its part of the layer and shows it again."""
+    window = make_window(loads(hall_text))
+    layer = window.cable_layer
+    actions = {a.text(): a for a in window.findChildren(QAction) if a.isCheckable()}
+    assert layer.isVisible() and "storage-access" in layer.tiers and 3 in layer.rails
+    actions["Network storage"].setChecked(False)
+    assert not {"storage-access", "storage-uplink"} & layer.tiers and "node-leaf" in layer.tiers
+    actions["Tier node-leaf"].setChecked(False)
+    actions["Rail 3"].setChecked(False)
+    assert "node-leaf" not in layer.tiers and 3 not in layer.rails and 4 in layer.rails
+    actions["Show cables"].setChecked(False)
+    assert not layer.isVisible()
+    for name in ("Network storage", "Tier node-leaf", "Rail 3", "Show cables"):
+        actions[name].setChecked(True)
+    assert layer.isVisible() and {"storage-access", "node-leaf"} <= layer.tiers and 3 in layer.rails

@@ -8,10 +8,13 @@ it by tier and by rail. The layer draws the live validator's cable bundles, so i
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QColor, QIcon, QPixmap
+from PySide6.QtWidgets import QMenu
 
 from planner.fabric.routing import recompute_lengths
 from planner.model.networks import DATA_NETWORKS, NETWORK_WORDS
@@ -77,30 +80,26 @@ def attach(window: MainWindow) -> None:
     window.cable_layer = layer
     window.plan_view.plan_scene.add_layer(layer)
     cables = window.menu("&View").addMenu("&Cables")
-    shown = cables.addAction("Show cables")
-    shown.setCheckable(True)
-    shown.setChecked(True)
-    shown.toggled.connect(layer.setVisible)
+    _toggle(cables, "Show cables", layer.setVisible)
     cables.addSeparator()
     for network in DATA_NETWORKS:
-        toggle = cables.addAction(f"Network {NETWORK_WORDS[network]}")
-        toggle.setCheckable(True)
-        toggle.setChecked(True)
-        toggle.toggled.connect(lambda on, n=network: layer.set_network_visible(n, on))
+        _toggle(cables, f"Network {NETWORK_WORDS[network]}", partial(layer.set_network_visible, network))
     cables.addSeparator()
     for tier in TIERS:
-        toggle = cables.addAction(f"Tier {tier}")
-        toggle.setCheckable(True)
-        toggle.setChecked(True)
-        toggle.toggled.connect(lambda on, t=tier: layer.set_tier_visible(t, on))
+        _toggle(cables, f"Tier {tier}", partial(layer.set_tier_visible, tier))
     cables.addSeparator()
     for rail in range(1, RAILS + 1):
-        toggle = cables.addAction(f"Rail {rail}")
-        toggle.setCheckable(True)
-        toggle.setChecked(True)
-        toggle.setIcon(_swatch(rail_colour(rail)))
-        toggle.toggled.connect(lambda on, r=rail: layer.set_rail_visible(r, on))
+        _toggle(cables, f"Rail {rail}", partial(layer.set_rail_visible, rail)).setIcon(
+            _swatch(rail_colour(rail)))
 
+
+def _toggle(menu: QMenu, text: str, slot: Callable[[bool], object]) -> QAction:
+    """A checked menu action that shows or hides part of the cable layer."""
+    action = menu.addAction(text)
+    action.setCheckable(True)
+    action.setChecked(True)
+    action.toggled.connect(slot)
+    return action
 
 def _swatch(colour: QColor) -> QIcon:
     pixmap = QPixmap(12, 12)
