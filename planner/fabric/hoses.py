@@ -11,7 +11,8 @@ network's generation step.
   return to return, one j per pair), j counting up the devices in U order from the bottom; a
   rack CDU's secondary side (``SUP2``/``RET2``, ``resources/catalog/cooling.json``) takes the
   manifold's top pair, the loop's feed. Too few pairs: the devices at the top are left unhosed
-  and C10 names them.
+  and C10 names them. A pair already hosed keeps its manifold pair on regeneration; only new
+  QDs take the free pairs, lowest first.
 - **Length.** The vertical run from the device's QDs (the middle of its height; the catalogue
   gives no QD positions) to the manifold pair, the pairs spread evenly up the 0U manifold (pair
   1 at the bottom), as the power cords' outlets are, plus the design basis's cable slack
@@ -28,7 +29,7 @@ from functools import cache
 
 from planner.commands.base import AddObjects, Command
 from planner.fabric.power_cords import cord_length_m, outlet_height_m, psu_height_m
-from planner.fabric.reconcile import reconcile
+from planner.fabric.reconcile import keep_or_deal, reconcile
 from planner.fabric.stages import NetworkGeneration
 from planner.model.catalog import RACK_CDU, RACK_MANIFOLD, CatalogItem
 from planner.model.document import Document, natural_key
@@ -99,19 +100,34 @@ def _hose_pair(doc: Document, device: Device, pair: int, manifold: Device, j: in
             for stem in (SUPPLY_STEM, RETURN_STEM)]
 
 
+def _held_pairs(doc: Document, manifold: Device) -> dict[tuple[str, int], int]:
+    """Which manifold pair each device's QD pair is hosed to now: (device id, pair) → j."""
+    held: dict[tuple[str, int], int] = {}
+    for link in doc.links_of(manifold.id):
+        ends = {link.a_device: link.a_port, link.b_device: link.b_port}
+        device = link.b_device if link.a_device == manifold.id else link.a_device
+        mine, theirs = ends.get(manifold.id, ""), ends.get(device, "")
+        if link.tier == TIER_HOSE and mine.startswith(SUPPLY_STEM) and theirs.startswith(SUPPLY_STEM):
+            pair, j = theirs[len(SUPPLY_STEM):], mine[len(SUPPLY_STEM):]
+            if pair.isdigit() and j.isdigit():
+                held[(device, int(pair))] = int(j)
+    return held
+
+
 def rack_hoses(doc: Document, rack_id: str, manifold: Device) -> list[Link]:
-    """The hoses a rack should have to ``manifold`` (module docstring); what does not fit is left out."""
+    """The hoses a rack should have to ``manifold`` (module docstring); what does not fit is left
+    out. A QD pair hosed to a device pair of the manifold keeps it (``keep_or_deal``), so a
+    device added or taken away moves no other device's hoses."""
     pairs = doc.catalog[manifold.type].coolant_ports or 0
     rack_units = doc.catalog[doc.racks[rack_id].type].rack_units
     cdu = rack_cdu(doc, rack_id)
     free = pairs - (1 if cdu is not None and pairs else 0)
+    ends = [(device, pair) for device in liquid_devices(doc, rack_id)
+            for pair in range(1, (doc.catalog[device.type].coolant_ports or 0) + 1)]
+    slots = keep_or_deal([(d.id, pair) for d, pair in ends], list(range(1, free + 1)), _held_pairs(doc, manifold))
     hoses: list[Link] = []
-    j = 0
-    for device in liquid_devices(doc, rack_id):
-        for pair in range(1, (doc.catalog[device.type].coolant_ports or 0) + 1):
-            if j >= free:
-                break
-            j += 1
+    for (device, pair), j in zip(ends, slots):
+        if j is not None:
             hoses += _hose_pair(doc, device, pair, manifold, j, rack_units)
     if cdu is not None and pairs:
         hoses += _hose_pair(doc, cdu, CDU_SECONDARY_PAIR, manifold, pairs, rack_units)

@@ -35,11 +35,13 @@ from planner.fabric.network_build import (
     Staged,
     Wanted,
     add_at,
+    current_peers,
     finish,
     place,
     retire,
 )
 from planner.fabric.placement import device_power_w, rack_load_w, row_key, tapoff_limit_w
+from planner.fabric.reconcile import keep_or_deal
 from planner.fabric.sizing import FabricError
 from planner.fabric.stages import NetworkGeneration
 from planner.model.catalog import CatalogItem
@@ -158,17 +160,34 @@ def _plan(doc: Document, network: str) -> NetworkGeneration:
     by_group: dict[str, list[Device]] = {}
     for device, (_, key) in zip(access, wanted):
         by_group.setdefault(key, []).append(device)
+    peers = current_peers(doc, network, access_tier, access)
     for key, ends in _ends(doc, network, scope).items():
-        for i, (device, port) in enumerate(ends):
-            if i // len(down) < len(by_group.get(key, ())):
-                cabler.connect(device, port, by_group[key][i // len(down)], down[i % len(down)], access_tier)
-    for j, switch in enumerate(access):
-        pair, at = divmod(j, len(agg_ports))
-        if 2 * pair + 1 < len(aggs):
+        slots = [(switch.id, port) for switch in by_group.get(key, ()) for port in down]
+        for (device, port), slot in zip(ends, keep_or_deal([(d.id, p) for d, p in ends], slots, peers)):
+            if slot is not None:
+                cabler.connect(device, port, doc.devices[slot[0]], slot[1], access_tier)
+    for switch, slot in zip(access, _uplink_slots(doc, network, uplink_tier, access, aggs, len(agg_ports), up)):
+        if slot is not None:
             for side, port in enumerate(up):
-                cabler.connect(switch, port, aggs[2 * pair + side], agg_ports[at], uplink_tier)
+                cabler.connect(switch, port, aggs[2 * slot[0] + side], agg_ports[slot[1]], uplink_tier)
     return finish(staged, network, cabler, f"Generate {network} management network",
                   {access_role: len(access), agg_role: len(aggs)})
+
+
+def _uplink_slots(doc: Document, network: str, tier: str, access: list[Device], aggs: list[Device],
+                  agg_ports: int, up: list[str]) -> list[tuple[int, int] | None]:
+    """Each access switch's (pair, port index) on the aggregation pairs: the one its uplinks use
+    now where still offered, else the next free one in order (``keep_or_deal``), so a switch
+    added in one row does not move every later switch's uplinks."""
+    slots = [(pair, at) for pair in range(len(aggs) // 2) for at in range(agg_ports)]
+    where = {agg.id: i for i, agg in enumerate(aggs)}
+    held: dict[str, tuple[int, int]] = {}
+    for (switch_id, port), (agg_id, agg_port) in current_peers(doc, network, tier, aggs).items():
+        item = doc.catalog[doc.devices[agg_id].type]
+        names = item.port_names()
+        if port in up and agg_port in names[:agg_ports]:
+            held.setdefault(switch_id, (where[agg_id] // 2, names.index(agg_port)))
+    return keep_or_deal([s.id for s in access], slots, held)
 
 
 def _place_access(staged: Staged, item: CatalogItem, wanted: list[tuple[Wanted, str]], scope: str) -> list[Device]:

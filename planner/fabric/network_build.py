@@ -115,6 +115,21 @@ def retire(staged: Staged, roles: Iterable[str], keep: Iterable[Device]) -> None
         staged.run(SetFields(gone, text="Retire switches"))
 
 
+def current_peers(doc: Document, network: str, tier: str, switches: Iterable[Device]) -> dict[tuple[str, str], tuple[str, str]]:
+    """Where the network's cables of ``tier`` with one end on one of ``switches`` run now:
+    (device id, port) of the other end → (switch id, switch port)."""
+    ids = {d.id for d in switches}
+    peers: dict[tuple[str, str], tuple[str, str]] = {}
+    for link in doc.links_in(network).values():
+        if link.tier != tier:
+            continue
+        if link.b_device in ids:
+            peers[(link.a_device, link.a_port)] = (link.b_device, link.b_port)
+        elif link.a_device in ids:
+            peers[(link.b_device, link.b_port)] = (link.a_device, link.a_port)
+    return peers
+
+
 class Cabler:
     """Routes a network's cables over the plan as staged (every switch of the step in place)."""
 

@@ -13,15 +13,19 @@ what the cabling *should* be; ``reconcile`` turns that into the smallest change 
 - every other existing cable in scope is **removed**, every other wanted cable **added** with a
   fresh id.
 
+The generators choose ports the same way (``keep_or_deal``): an end stays on the switch port,
+outlet or manifold pair it holds while that is still one it may have, and only the others are
+dealt the free ones, so growth rewires only what must move.
+
 Removing or rewiring a cable past ``planned`` undoes work done in the hall, so ``at_risk`` lists
 those, and callers ask (GUI) or need ``--force`` (CLI) before applying them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from planner.commands.base import AddObjects, Command, RemoveObjects, SetFields
 from planner.model.document import Document
@@ -31,6 +35,8 @@ from planner.model.objects import CABLE_STATES, Link
 ROUTED_FIELDS = ("tier", "rail", "media", "length_m", "stock_m")
 End = tuple[str, str]
 PLANNED = CABLE_STATES[0]
+Key = TypeVar("Key", bound=Hashable)
+Slot = TypeVar("Slot", bound=Hashable)
 
 
 def _ends(link: Link) -> frozenset[End]:
@@ -148,3 +154,22 @@ def reconcile(doc: Document, wanted: Iterable[Link], scope: Iterable[str]) -> Ca
                 plan.at_risk.append(link_id)
     plan.added = [replace(link, id=doc.new_id("link"), state=PLANNED, state_note="") for link in added]
     return plan
+
+
+def keep_or_deal(ends: list[Key], slots: list[Slot], current: Mapping[Key, Slot]) -> list[Slot | None]:
+    """A slot for each end, in the order of ``ends``: the one it holds now where that is still
+    offered and no earlier end took it, else the first free slot in order (None when none is
+    left). With nothing held, the i-th end gets the i-th slot: a fresh plan deals by position;
+    a grown one keeps every end that may stay, so regeneration rewires only what must move."""
+    offered = set(slots)
+    taken: set[Slot] = set()
+    chosen: list[Slot | None] = []
+    for end in ends:
+        slot = current.get(end)
+        if slot is not None and slot in offered and slot not in taken:
+            taken.add(slot)
+            chosen.append(slot)
+        else:
+            chosen.append(None)
+    free = (slot for slot in slots if slot not in taken)
+    return [slot if slot is not None else next(free, None) for slot in chosen]

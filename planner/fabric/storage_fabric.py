@@ -16,8 +16,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from planner.fabric.network_build import Cabler, Staged, Wanted, finish, place, retire
+from planner.fabric.network_build import (
+    Cabler,
+    Staged,
+    Wanted,
+    current_peers,
+    finish,
+    place,
+    retire,
+)
 from planner.fabric.placement import row_key
+from planner.fabric.reconcile import keep_or_deal
 from planner.fabric.sizing import default_switch, node_devices
 from planner.fabric.stages import NetworkGeneration
 from planner.model.catalog import STORAGE
@@ -136,26 +145,57 @@ def plan_storage(doc: Document) -> NetworkGeneration:
     retire(staged, (ROLE_STORAGE_LEAF, ROLE_STORAGE_SPINE), [*leaves, *spines])
     cabler = Cabler(doc)
     if design is not None:
-        _cable(cabler, design, item.port_names(), leaves, spines, gpu_ends, store_ends)
+        _cable(doc, cabler, design, item.port_names(), leaves, spines, gpu_ends, store_ends)
     switches = {ROLE_STORAGE_LEAF: len(leaves), ROLE_STORAGE_SPINE: len(spines)}
     return finish(staged, STORAGE_NET, cabler, "Generate storage fabric", switches)
 
 
-def _cable(cabler: Cabler, design: StorageDesign, names: list[str], leaves: list[Device], spines: list[Device],
+def _leaf_shares(ends: list[tuple[Device, str]], quotas: tuple[int, ...], held: dict[tuple[str, str], int],
+                 round_robin: bool) -> list[list[tuple[Device, str]]]:
+    """``ends`` over the leaves, ``quotas[l]`` on leaf l: an end stays on the leaf it is cabled
+    to while that leaf has room; the others are dealt round the leaves with room
+    (``round_robin``, the storage nodes) or fill them in order (the GPU nodes)."""
+    per_leaf: list[list[tuple[Device, str]]] = [[] for _ in quotas]
+    room = list(quotas)
+    rest = []
+    for end in ends:
+        leaf = held.get((end[0].id, end[1]))
+        if leaf is not None and room[leaf] > 0:
+            per_leaf[leaf].append(end)
+            room[leaf] -= 1
+        else:
+            rest.append(end)
+    at = 0
+    for end in rest[:sum(room)]:
+        while not room[at % len(room)]:
+            at += 1
+        per_leaf[at % len(room)].append(end)
+        room[at % len(room)] -= 1
+        at += round_robin
+    return per_leaf
+
+
+def _cable(doc: Document, cabler: Cabler, design: StorageDesign, names: list[str], leaves: list[Device], spines: list[Device],
            gpu_ends: list[tuple[Device, str]], store_ends: list[tuple[Device, str]]) -> None:
     """Storage ports dealt round the leaves, GPU ports filling them in node order, each leaf's last
-    ``uplinks`` ports spread evenly over its block's spines."""
-    per_leaf: list[list[tuple[Device, str]]] = [[] for _ in leaves]
-    for j, end in enumerate(store_ends):
-        per_leaf[j % len(leaves)].append(end)
-    gpu = iter(gpu_ends)
-    for ends, count in zip(per_leaf, design.gpu_ports):
-        ends.extend(next(gpu) for _ in range(count))
+    ``uplinks`` ports spread evenly over its block's spines. A port cabled to a leaf stays on that
+    leaf and leaf port while the leaf's share of its kind has room and the port is a downlink
+    (``keep_or_deal``), so growth rewires only the ports that must move."""
+    peers = current_peers(doc, STORAGE_NET, TIER_STORAGE_ACCESS, leaves)
+    index = {leaf.id: i for i, leaf in enumerate(leaves)}
+    held = {end: index[leaf_id] for end, (leaf_id, _) in peers.items()}
+    stores = _leaf_shares(store_ends, design.storage_ports, held, round_robin=True)
+    gpus = _leaf_shares(gpu_ends, design.gpu_ports, held, round_robin=False)
     up, each = design.uplinks, design.uplinks // max(design.spines_per_block, 1)
-    for index, (leaf, ends) in enumerate(zip(leaves, per_leaf)):
-        for (device, port), leaf_port in zip(ends, names):
-            cabler.connect(device, port, leaf, leaf_port, TIER_STORAGE_ACCESS)
-        block, at = divmod(index, design.leaves_per_block)
+    downlinks = names[:len(names) - up]
+    for at_leaf, leaf in enumerate(leaves):
+        ends = stores[at_leaf] + gpus[at_leaf]
+        keys = [(device.id, port) for device, port in ends]
+        slots = keep_or_deal(keys, [(leaf.id, p) for p in downlinks], peers)
+        for (device, port), slot in zip(ends, slots):
+            if slot is not None:
+                cabler.connect(device, port, leaf, slot[1], TIER_STORAGE_ACCESS)
+        block, at = divmod(at_leaf, design.leaves_per_block)
         for m in range(up):
             spine = spines[block * design.spines_per_block + m % design.spines_per_block]
             cabler.connect(leaf, names[len(names) - up + m], spine, names[at * each + m // design.spines_per_block],

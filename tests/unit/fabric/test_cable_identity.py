@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import pytest
 
-from planner.commands.base import History, SetFields
+from planner.commands.base import History, RemoveObjects, SetFields
 from planner.fabric import generate_fabric
 from planner.fabric.hall import cable_hall, compute_generation, summary
 from planner.fabric.sizing import default_switch, node_devices
@@ -21,7 +21,7 @@ from planner.io import dumps, loads, save
 from planner.layout.templates import build_template
 from planner.model.document import Document
 from planner.model.networks import TIERS_OF, is_compute
-from planner.model.ports import COMPUTE
+from planner.model.ports import COMPUTE, POWER
 from planner.review.diff import diff_plans
 
 STATES = ("run", "labelled", "tested", "verified", "faulty")
@@ -104,13 +104,7 @@ def test_adding_nodes_adds_only_their_cables(template, nodes, more):
 
 # Not the pod (16 + 16): the racks ``_add_nodes`` copies share the row's busbars and leave them
 # no headroom, so the storage step rightly refuses to place the leaf the 32 nodes need.
-@pytest.mark.parametrize(("template", "nodes", "more"), [
-    pytest.param("hall", 1000, 24, marks=pytest.mark.xfail(strict=True, reason=(
-        "planner bug: storage_fabric deals every storage port to the leaves by position anew "
-        "(size_storage's even shares, _cable in node order), so 24 more nodes rewire 1,943 existing "
-        "storage cables back to planned (the management networks deal their access ports the same "
-        "way; the power cords keep the outlets that are still right)"))),
-])
+@pytest.mark.parametrize(("template", "nodes", "more"), [("hall", 1000, 24)])
 def test_adding_nodes_to_the_whole_hall_keeps_every_cable(template, nodes, more):
     """The same growth through Plan ▸ Generate fabric (``cable_hall``): the new nodes get their
     cables on every network, and no existing cable of any network changes ends or state."""
@@ -128,6 +122,35 @@ def test_adding_nodes_to_the_whole_hall_keeps_every_cable(template, nodes, more)
     added = set(after) - set(before)
     assert all(doc.links[i].state == "planned" for i in added)
     assert sum(1 for i in added if is_compute(doc.links[i]) and doc.links[i].a_device in new_nodes) == more * rails
+
+
+def _rewired(command) -> dict[str, list[str]]:
+    generations = [compute_generation(command), *command.networks]
+    return {getattr(g, "network", COMPUTE): g.cables.rewired for g in generations}
+
+
+def test_a_node_taken_out_and_put_back_mid_hall_moves_no_other_cable():
+    """Storage leaves, management access switches and manifold pairs keep the ports they hold
+    (``keep_or_deal``): a node taken out of the first rack and put back moves no other device's
+    cable on any network but power, where a rack whose kept cords would leave a PDU's phases
+    out of balance is corded anew (P13), so only that rack's cords may move."""
+    doc = build_template("pod", 16)
+    victim = node_devices(doc)[2]
+    own = {link.id for link in doc.links_of(victim.id)}
+    History(doc).push(RemoveObjects([*own, victim.id]))
+    out = cable_hall(doc, default_switch(doc), doc.basis.oversubscription)
+    History(doc).push(out)
+    moved = _rewired(out)
+    assert {n: ids for n, ids in moved.items() if n != POWER and ids} == {}, summary(out)
+    assert all(doc.racks[doc.devices[doc.links[i].a_device].rack].id == victim.rack for i in moved[POWER])
+    before = _cables(doc)
+    doc.add(replace(victim))
+    back = cable_hall(doc, default_switch(doc), doc.basis.oversubscription)
+    History(doc).push(back)
+    assert {n: ids for n, ids in _rewired(back).items() if ids} == {}, summary(back)
+    assert {i: _cables(doc)[i] for i in before} == before
+    assert {doc.links[i].a_device for i in set(doc.links) - set(before)} == {victim.id}
+    assert len(doc.links_of(victim.id)) == len(own)
 
 
 def test_a_cable_on_the_wrong_port_is_rewired_keeping_its_id_and_typed_label():
