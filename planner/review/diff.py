@@ -215,11 +215,12 @@ def _diff_cables(old: Document, new: Document, result: PlanDiff) -> None:
     cables = result.cables
     for link_id in after.keys() - before.keys():
         link = after[link_id]
-        cables["added"].append({"id": link_id, "label": cable_label(new, link), "a": cable_end(new, link.a_device, link.a_port),
+        cables["added"].append({"id": link_id, "label": cable_label(new, link), "typed": bool(link.label),
+                                "a": cable_end(new, link.a_device, link.a_port),
                                 "b": cable_end(new, link.b_device, link.b_port)})
     for link_id in before.keys() - after.keys():
         link = before[link_id]
-        cables["removed"].append({"id": link_id, "label": cable_label(old, link),
+        cables["removed"].append({"id": link_id, "label": cable_label(old, link), "typed": bool(link.label),
                                   "a": cable_end(old, link.a_device, link.a_port),
                                   "b": cable_end(old, link.b_device, link.b_port)})
     names = [f.name for f in fields(Link) if f.name != "id" and f.name not in _CABLE_ENDS]

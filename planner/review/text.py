@@ -130,6 +130,14 @@ def _rewired_line(entry: dict[str, Any]) -> str:
     return f"rewired {entry['label'] or entry['id']}: {ends}"
 
 
+def _cable_line(word: str, entry: dict[str, Any]) -> str:
+    """"removed R05-PDU-A1 mgmt0 → R05-MO5 1": a derived label only restates the ends (and
+    doubled the line, wider than the Changes dock's column at 1920), so only a typed one is
+    shown ("removed C-0001: …")."""
+    ends = f"{entry['a']} → {entry['b']}"
+    return f"{word} {entry['label']}: {ends}" if entry["typed"] else f"{word} {ends}"
+
+
 def _finding_line(word: str, finding: dict[str, Any]) -> str:
     return f"{word:<8} {finding['severity']:<7} {finding['rule']:<3} {finding['message']}"
 
@@ -171,8 +179,8 @@ def sections(diff: PlanDiff) -> list[tuple[str, list[Line]]]:
         (f"Changed ({len(diff.changed):,})", [Line(text, e, "changed") for e in diff.changed
                                               for text in _changed_lines(e)]),
         (f"Cables ({cable_count:,}): {', '.join(counts)}", [
-            *(Line(f"added {e['label'] or e['id']}: {e['a']} → {e['b']}", e, "added") for e in cables["added"]),
-            *(Line(f"removed {e['label'] or e['id']}: {e['a']} → {e['b']}", e, "removed") for e in cables["removed"]),
+            *(Line(_cable_line("added", e), e, "added") for e in cables["added"]),
+            *(Line(_cable_line("removed", e), e, "removed") for e in cables["removed"]),
             *(Line(_rewired_line(e), e, "rewired") for e in cables["rewired"]),
             *(Line(f"changed {e['label'] or e['id']}: {_changes_text(e['fields'])}", e, "changed")
               for e in cables["changed"])]),

@@ -60,7 +60,9 @@ SWATCH_PX = 12
 FIT_LINES = 200
 #: The dock widens to show its lines whole, up to this share of the window's width.
 MAX_SHARE = 0.4
-SIDE_KEEP = 300
+#: How narrow the other side column may get while comparing (the palette and elevation, which
+#: elide their names in the middle; ``clear`` gives the width back).
+SIDE_KEEP = 200
 _BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
 _OTHER_SIDE = {Qt.DockWidgetArea.RightDockWidgetArea: Qt.DockWidgetArea.LeftDockWidgetArea,
                Qt.DockWidgetArea.LeftDockWidgetArea: Qt.DockWidgetArea.RightDockWidgetArea}
@@ -198,7 +200,8 @@ class ChangesDock(QDockWidget):
                 group.setFlags(Qt.ItemFlag.ItemIsEnabled)
                 children = []
                 for line in lines:
-                    item = QTreeWidgetItem([line.text])
+                    item = QTreeWidgetItem([" ".join(line.text.split())])  # the CLI's column padding
+                    # aligns nothing in a proportional font, and a line at 1920 has no width to spare
                     item.setData(0, _LINE, line)
                     item.setIcon(0, _status_icon(line))
                     item.setToolTip(0, f"{line.text}\n{_TIPS[line.status]}")
