@@ -44,10 +44,11 @@ from planner.model.cords import (
 from planner.model.document import Document, natural_key
 from planner.model.geometry import RACK_UNIT_M
 from planner.model.networks import TIER_POWER_CORD
-from planner.model.objects import Device, Link
+from planner.model.objects import CABLE_STATES, Device, Link
 from planner.model.ports import POWER, Outlet, psu_names
 
 PHASE_LINES = ("L1", "L2", "L3")
+PLANNED = CABLE_STATES[0]
 
 
 @cache
@@ -115,10 +116,12 @@ def cord_length_m(doc: Document, run_m: float) -> float:
     return round(run_m + max(run_m * basis.cable_slack_fraction, basis.cable_slack_min_m), 2)
 
 
-def _kept_outlets(doc: Document, rack_id: str, sides: dict[str, str]) -> dict[tuple[str, str], tuple[str, str]]:
+def _kept_outlets(doc: Document, rack_id: str, sides: dict[str, str],
+                  installed_only: bool = False) -> dict[tuple[str, str], tuple[str, str]]:
     """(device, PSU) → (PDU, outlet) of the rack's cords that may stay as they are: one cord on the
     PSU, to an outlet of a PDU of the rack on the PSU's side that mates its inlet, no other cord
-    on that outlet. Regenerating then moves no cord that is still right (issue 16)."""
+    on that outlet (``installed_only``: of those, the cords past planned). Regenerating then moves
+    no cord that is still right (issue 16)."""
     on_outlet: dict[tuple[str, str], int] = {}
     for pdu_id in sides:
         for link in doc.links_of(pdu_id):
@@ -130,7 +133,7 @@ def _kept_outlets(doc: Document, rack_id: str, sides: dict[str, str]) -> dict[tu
         for link in doc.links_of(device.id):
             ends = ((link.a_device, link.a_port), (link.b_device, link.b_port))
             psu_end, pdu_end = ends if link.a_device == device.id else ends[::-1]
-            if link.tier == TIER_POWER_CORD and pdu_end[0] in sides:
+            if link.tier == TIER_POWER_CORD and pdu_end[0] in sides and not (installed_only and link.state == PLANNED):
                 by_psu.setdefault(psu_end, []).append(pdu_end)
     kept: dict[tuple[str, str], tuple[str, str]] = {}
     for device in psu_devices(doc, rack_id):
@@ -150,11 +153,23 @@ def _kept_outlets(doc: Document, rack_id: str, sides: dict[str, str]) -> dict[tu
 def rack_cords(doc: Document, rack_id: str) -> list[Link]:
     """The cords a rack's devices should have (module docstring): the cords still right where they
     are, then the others; PSUs without an outlet are left out. Where the cords kept would leave a
-    PDU's phases out of balance beyond the basis's warning (the rack's devices changed: switches of
-    another type, a node added), the rack is planned anew if that balances it better (P13)."""
-    kept = _kept_outlets(doc, rack_id, rack_pdu_sides(doc, rack_id))
+    PDU's phases out of balance beyond the basis's warning (P13; the rack's devices changed:
+    switches of another type, a node added or taken out), the cords still only planned are placed
+    anew around those already in the hall (run, labelled, tested, verified) if that balances it
+    better: a cord on paper moves freely. Only when that still leaves a phase beyond the error
+    limit are the cords in the hall placed anew too (the dialog asks, the CLI needs ``--force``)."""
+    basis = doc.basis
+    sides = rack_pdu_sides(doc, rack_id)
+    kept = _kept_outlets(doc, rack_id, sides)
     cords, worst = _place_cords(doc, rack_id, kept)
-    if kept and worst > doc.basis.phase_imbalance_warn:
+    if not kept or worst <= basis.phase_imbalance_warn:
+        return cords
+    installed = _kept_outlets(doc, rack_id, sides, installed_only=True)
+    if len(installed) < len(kept):
+        moved, moved_worst = _place_cords(doc, rack_id, installed)
+        if moved_worst < worst:
+            cords, worst = moved, moved_worst
+    if installed and worst > basis.phase_imbalance_error:
         fresh, fresh_worst = _place_cords(doc, rack_id, {})
         if fresh_worst < worst:
             return fresh
