@@ -23,7 +23,7 @@ idle for a few milliseconds. The autosave timer is paused while edits are timed 
 a random edit); its write is timed on its own row.
 
 Which racks: every rack with ``--full``; by default (``--quick``) every network rack (a rack
-holding a switch), the hall's extreme racks in x and y (leftmost, rightmost, front and back, both
+holding switches and no GPU node), the hall's extreme racks in x and y (leftmost, rightmost, front and back, both
 ends of each) and a random sample of compute racks (``--sample``, seed 1). The sample holds far
 more network racks than the hall does, so its p95 leans to the worst case on purpose. Each
 per-rack loop stops when its time allowance is spent (``--budget``; 0 = none), taking the racks
@@ -154,7 +154,11 @@ def by_kind(samples: list[tuple[str, float]]) -> dict[str, Any]:
 def rack_sample(doc: Any, full: bool, compute_count: int, seed: int = 1) -> list[tuple[str, str]]:
     """(rack id, kind) of the racks to edit — extreme, then network and compute in turn. The same
     list in the core and the GUI process, so their figures cover the same racks."""
-    network = {d.rack for d in doc.devices.values() if doc.catalog[d.type].kind == "switch" and d.rack}
+    from planner.fabric.placement import is_network_rack
+
+    # a network rack holds the fabric switches and no GPU node (``is_network_rack``); since every
+    # rack has its own out-of-band switch, "a rack holding a switch" would be every rack
+    network = {r.id for r in doc.racks.values() if doc.devices_in(r.id) and is_network_rack(doc, r.id)}
     racks = sorted(doc.racks.values(), key=lambda r: (r.y, r.x, r.id))
     extreme: list[str] = []
     for key in (lambda r: (r.x, r.y), lambda r: (r.x, -r.y), lambda r: (r.y, r.x), lambda r: (r.y, -r.x)):
