@@ -166,10 +166,11 @@ def _plan(doc: Document, network: str) -> NetworkGeneration:
         for (device, port), slot in zip(ends, keep_or_deal([(d.id, p) for d, p in ends], slots, peers)):
             if slot is not None:
                 cabler.connect(device, port, doc.devices[slot[0]], slot[1], access_tier)
-    for switch, slot in zip(access, _uplink_slots(doc, network, uplink_tier, access, aggs, len(agg_ports), up)):
-        if slot is not None:
+    for switch, place_at in zip(access, _uplink_slots(doc, network, uplink_tier, access, aggs, len(agg_ports), up)):
+        if place_at is not None:
+            pair, at = place_at
             for side, port in enumerate(up):
-                cabler.connect(switch, port, aggs[2 * slot[0] + side], agg_ports[slot[1]], uplink_tier)
+                cabler.connect(switch, port, aggs[2 * pair + side], agg_ports[at], uplink_tier)
     return finish(staged, network, cabler, f"Generate {network} management network",
                   {access_role: len(access), agg_role: len(aggs)})
 

@@ -23,7 +23,7 @@ those, and callers ask (GUI) or need ``--force`` (CLI) before applying them.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -156,7 +156,7 @@ def reconcile(doc: Document, wanted: Iterable[Link], scope: Iterable[str]) -> Ca
     return plan
 
 
-def keep_or_deal(ends: list[Key], slots: list[Slot], current: Mapping[Key, Slot]) -> list[Slot | None]:
+def keep_or_deal(ends: Sequence[Key], slots: Sequence[Slot], current: Mapping[Key, Slot]) -> list[Slot | None]:
     """A slot for each end, in the order of ``ends``: the one it holds now where that is still
     offered and no earlier end took it, else the first free slot in order (None when none is
     left). With nothing held, the i-th end gets the i-th slot: a fresh plan deals by position;
