@@ -76,8 +76,13 @@ def side_in_name(name: str) -> str:
 def rack_pdu_sides(doc: Document, rack_id: str) -> dict[str, str]:
     """Each rack PDU of a rack → its side, by name, else alternating A, B over the unnamed ones
     in name order (module docstring)."""
-    pdus = sorted((d for d in doc.devices_in(rack_id, ordered=False) if doc.catalog[d.type].kind == RACK_PDU),
-                  key=lambda d: natural_key(d.name))
+    return pdu_sides([d for d in doc.devices_in(rack_id, ordered=False) if doc.catalog[d.type].kind == RACK_PDU])
+
+
+def pdu_sides(rack_pdus: list[Device]) -> dict[str, str]:
+    """``rack_pdu_sides`` of one rack's PDUs, listed as ``devices_in(rack, ordered=False)`` lists
+    them (a caller that knows the PDUs already saves the catalogue lookups)."""
+    pdus = sorted(rack_pdus, key=lambda d: natural_key(d.name))
     sides = {d.id: side_in_name(d.name) for d in pdus}
     unnamed = [d.id for d in pdus if not sides[d.id]]
     sides.update({pdu_id: SIDES[i % 2] for i, pdu_id in enumerate(unnamed)})

@@ -197,7 +197,12 @@ class Document:
         """Devices of a rack, bottom U first (``ordered=False``: in no order, for a caller that
         sorts them its own way or not at all)."""
         devices = [self.devices[d] for d in self._devices_by_rack.get(rack_id, ())]
-        return sorted(devices, key=lambda d: (d.u, natural_key(d.id))) if ordered else devices
+        if not ordered:
+            return devices
+        numbers = id_numbers("dev", [d.id for d in devices])  # ids in name order are in number order
+        if numbers is None:
+            return sorted(devices, key=lambda d: (d.u, natural_key(d.id)))
+        return [devices[i] for i in sorted(range(len(devices)), key=lambda i: (devices[i].u, numbers[i]))]
 
     def links_of(self, device_id: str) -> list[Link]:
         return [self.links[link_id] for link_id in sorted(self._links_by_device.get(device_id, ()), key=natural_key)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import shapely
 from shapely.geometry import Polygon, box
 from shapely.strtree import STRtree
@@ -246,6 +247,30 @@ class Context:
             if now is not None and now[0] <= x1 and x0 <= now[2] and now[1] <= y1 and y0 <= now[3]:
                 hits.append(obj_id)
         return hits
+
+    def near_each(self, boxes: list[tuple[float, float, float, float]]) -> tuple[list[int], list[str]]:
+        """``near(box, 0.0)`` of many boxes in one STRtree query (a full run's space rules ask it of
+        every rack): the index of the box and the id of each hit."""
+        if self._tree is None:
+            self._build_tree()
+        assert self._tree is not None
+        if self._moved or not boxes:
+            found = [(n, i) for n, b in enumerate(boxes) for i in self.near(b, 0.0)]
+            return [n for n, _i in found], [i for _n, i in found]
+        x0, y0, x1, y1 = np.array(boxes, dtype=float).T
+        which, hits = self._tree.query(shapely.box(x0, y0, x1, y1))
+        ids = self._tree_ids
+        return which.tolist(), [ids[i] for i in hits.tolist()]
+
+    def outline_covers(self, boxes: list[tuple[float, float, float, float]]) -> list[bool]:
+        """Whether the hall outline covers each box (all True without an outline), in one call."""
+        outline = self.outline()
+        if outline is None or not boxes:
+            return [True] * len(boxes)
+        if outline.geom_type == "GeometryCollection":  # no covers test: take none as covered
+            return [False] * len(boxes)
+        x0, y0, x1, y1 = np.array(boxes, dtype=float).T
+        return shapely.covers(outline, shapely.box(x0, y0, x1, y1)).tolist()
 
     def outline(self) -> Polygon | None:
         if not self._outline_built:

@@ -187,6 +187,12 @@ def _ethernet(doc: Document, link: Link) -> bool:
     return link.tier in _MANAGEMENT_TIERS or doc.basis.fabric_kind != "infiniband"
 
 
+def _data_links(doc: Document) -> list[Link]:
+    """The data networks' cables (every routed tier is theirs; the power cords and hoses, 58k of
+    192k cables at 32k GPUs, are not looked at)."""
+    return [link for network in DATA_NETWORKS for link in doc.links_in(network).values()]
+
+
 def _reach_candidates(ctx: Context) -> list[str]:
     """Data cables N7 may report: no media, unknown media, or longer than the media's reach.
     Power cords and hoses have no media: reach does not apply to them."""
@@ -194,18 +200,18 @@ def _reach_candidates(ctx: Context) -> list[str]:
     devices, media_of = doc.devices, doc.catalog.media
     reaches: dict[tuple[str, bool, bool], float] = {}
     found = []
-    for link in doc.links.values():
-        if link.tier and link.tier not in _ROUTED_TIERS:
+    roled = {d.id for d in devices.values() if d.role}  # a switch end: s2s where both ends have a role
+    ethernet_fabric = doc.basis.fabric_kind != "infiniband"  # as ``_ethernet``, hoisted
+    for link in _data_links(doc):
+        tier = link.tier
+        if tier and tier not in _ROUTED_TIERS:
             continue
         media = link.media
         if not media or media not in media_of:
             found.append(link.id)
             continue
-        s2s = False
-        if link.tier != TIER_NODE_LEAF:
-            a, b = devices.get(link.a_device), devices.get(link.b_device)
-            s2s = a is not None and b is not None and bool(a.role and b.role)
-        ethernet = _ethernet(doc, link)
+        s2s = tier != TIER_NODE_LEAF and link.a_device in roled and link.b_device in roled
+        ethernet = ethernet_fabric or tier in _MANAGEMENT_TIERS
         reach = reaches.get((media, s2s, ethernet))
         if reach is None:
             reach = reaches[(media, s2s, ethernet)] = media_of[media].reach_for(s2s, ethernet)
@@ -379,7 +385,7 @@ def _length_candidates(ctx: Context) -> list[str]:
     decides each cable returned."""
     doc = ctx.doc
     router = ctx.router()
-    links = [link for link in doc.links.values() if link.tier in _ROUTED_TIERS]
+    links = [link for link in _data_links(doc) if link.tier in _ROUTED_TIERS]
     if not links:
         return []
     places, tray, nan, count = router.places, router.tray, math.nan, len(links)

@@ -153,9 +153,12 @@ def _port_use(ctx: Context) -> tuple[dict[str, list[str]], dict[str, Counter[str
             ports: dict[tuple[str, str], list[str]] = {}  # per (type, role): few of them, many devices
             left: list[tuple[str, str]] = []
             for d in doc.devices.values():
-                if (d.type, d.role) not in ports:
-                    ports[d.type, d.role] = _must_cable(doc, d, network)
-                left += [(d.id, p) for p in ports[d.type, d.role] if (d.id, p) not in cabled]
+                must = ports.get((d.type, d.role))
+                if must is None:
+                    must = ports[d.type, d.role] = _must_cable(doc, d, network)
+                if must:
+                    device_id = d.id
+                    left += [(device_id, p) for p in must if (device_id, p) not in cabled]
             left.sort(key=lambda end: natural_key(end[0]))
             missing[network] = [f"{d} {p}" for d, p in left]
         return missing, dict(access)
@@ -232,7 +235,24 @@ def _connector_problem(ctx: Context, link_id: str) -> str:
 
 
 def _connector_candidates(ctx: Context) -> list[str]:
-    return [link_id for network in _CABLED for link_id in ctx.doc.links_in(network) if _connector_problem(ctx, link_id)]
+    """Cables N15 may report: ``_connector_problem``'s tests in one loop, the lookups hoisted."""
+    doc = ctx.doc
+    devices, media_of = doc.devices, doc.catalog.media
+    connectors = _connectors(ctx)
+    plugs = {key: media.connector == RJ45 for key, media in media_of.items()}
+    found = []
+    for network in _CABLED:
+        for link in doc.links_in(network).values():
+            a, b = devices.get(link.a_device), devices.get(link.b_device)
+            if a is None or b is None:
+                continue
+            ca, cb = connectors.get((a.type, link.a_port), ""), connectors.get((b.type, link.b_port), "")
+            if not ca or not cb:
+                continue
+            jack = ca == RJ45
+            if jack != (cb == RJ45) or plugs.get(link.media, jack) != jack:
+                found.append(link.id)
+    return found
 
 
 @rule("N15", scope=LINK, reads=_READS, source="TIA-568.2-D / IEEE 802.3 clause 40: RJ45 twisted pair; SFF "

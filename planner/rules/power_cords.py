@@ -6,7 +6,7 @@ A cord's current is I = P / (V · PF) at its outlet's voltage (``planner.model.c
 neutral on a three-phase PDU's single-phase outlet, 415 V / √3 ≈ 240 V; line to line on a phase
 pair). A device's draw (the design basis's ``load_basis``) is shared evenly over its PSUs corded
 in its rack with both sides up, and over those of the side that remains when the other fails. A
-PDU's side is read from its name (``rack_pdu_sides``).
+PDU's side is read from its name (``rack_pdu_sides``, ``pdu_sides``).
 
 The four rules are about the whole hall: a cord's edit touches no rack or device the engine
 would re-check. What they find is kept as records (ids and figures) across passes while what
@@ -22,14 +22,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from planner.fabric.power_cords import PHASE_LINES, lines_of
+from planner.model.basis import DesignBasis
 from planner.model.catalog import RACK_PDU
 from planner.model.cords import (
     SIDES,
     cord_current_a,
     draw_w,
     outlet_for_inlet,
+    pdu_sides,
     phase_imbalance,
-    rack_pdu_sides,
 )
 from planner.model.document import Document
 from planner.model.ports import POWER, Outlet, psu_names
@@ -58,31 +59,36 @@ def _host(doc: Document, device_id: str) -> str:
 
 @dataclass
 class CordIndex:
-    """The power cords by PSU and by outlet, the PDU each plugs into, the cords that join no PSU
-    to a PDU (``stray``), each rack PDU's side, each PDU type's outlets by name, and the devices
-    with PSUs with their PSU names."""
+    """The power cords by PSU and by outlet, the PDU each plugs into and the outlet name on it
+    (``ends``), the cords that join no PSU to a PDU (``stray``), each rack PDU's side, each PDU
+    type's outlets by name, and the devices with PSUs with their PSU names."""
 
     by_psu: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     by_outlet: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     pdus: dict[str, str] = field(default_factory=dict)
+    ends: dict[str, tuple[str, str]] = field(default_factory=dict)
     stray: list[str] = field(default_factory=list)
     sides: dict[str, str] = field(default_factory=dict)
     outlets: dict[str, dict[str, Outlet]] = field(default_factory=dict)
     psu_devices: list[tuple[str, list[str]]] = field(default_factory=list)
+    #: ``corded``'s answer per device: P11 and the cord loads (P12, P13) both ask it of every device.
+    _corded: dict[str, list[tuple[str, str, Outlet]]] = field(default_factory=dict)
 
     def corded(self, doc: Document, device_id: str, psus: list[str]) -> list[tuple[str, str, Outlet]]:
         """(PSU, PDU id, outlet) of a device's PSUs on exactly one cord to an outlet of a PDU in
-        its rack (anything else is P10's, and carries nothing here)."""
+        its rack (anything else is P10's, and carries nothing here); do not change the list."""
+        found = self._corded.get(device_id)
+        if found is not None:
+            return found
         rack = doc.devices[device_id].rack
-        found = []
+        devices = doc.devices
+        found = self._corded[device_id] = []
         for psu in psus:
             cords = self.by_psu.get((device_id, psu), [])
             if len(cords) != 1:
                 continue
-            link = doc.links[cords[0]]
-            pdu_id = self.pdus[cords[0]]
-            port = link.b_port if link.b_device == pdu_id else link.a_port
-            pdu = doc.devices[pdu_id]
+            pdu_id, port = self.ends[cords[0]]
+            pdu = devices[pdu_id]
             outlet = self.outlets[pdu.type].get(port)
             if outlet is not None and pdu.rack == rack:
                 found.append((psu, pdu_id, outlet))
@@ -90,34 +96,43 @@ class CordIndex:
 
 
 def cord_index(ctx: Context) -> CordIndex:
-    """The cords indexed once per pass that needs them."""
+    """The cords indexed once per pass that needs them (a loop over 49k cords at 32k GPUs, each
+    device type's figures looked up once)."""
     def build() -> CordIndex:
         doc = ctx.doc
-        catalog = doc.catalog
+        catalog, devices = doc.catalog, doc.devices
         index = CordIndex()
-        kinds = {device_id: catalog[device.type].kind for device_id, device in doc.devices.items()}
+        kinds = {key: catalog[key].kind for key in {device.type for device in devices.values()}}
         psus: dict[str, list[str]] = {}
-        for device in doc.devices.values():
-            if device.type not in psus:
-                item = catalog[device.type]
-                psus[device.type] = psu_names(item.psu_count) if item.kind != RACK_PDU else []
-                if item.kind == RACK_PDU:
-                    index.outlets[device.type] = {o.name: o for o in item.outlets()}
-            if psus[device.type]:
-                index.psu_devices.append((device.id, psus[device.type]))
+        for key, kind in kinds.items():
+            item = catalog[key]
+            psus[key] = psu_names(item.psu_count) if kind != RACK_PDU else []
+            if kind == RACK_PDU:
+                index.outlets[key] = {o.name: o for o in item.outlets()}
+        index.psu_devices = [(device.id, psus[device.type]) for device in devices.values() if psus[device.type]]
+        psu_sets = {key: frozenset(names) for key, names in psus.items()}
+        psus_of = {device.id: psu_sets[device.type] for device in devices.values()}  # a device not in the plan has none
+        pdu_ids = {device.id for device in devices.values() if kinds[device.type] == RACK_PDU}
+        by_psu, by_outlet, pdus, ends, stray = index.by_psu, index.by_outlet, index.pdus, index.ends, index.stray
+        none: frozenset[str] = frozenset()
         for link in doc.links_in(POWER).values():
-            a_pdu, b_pdu = kinds.get(link.a_device) == RACK_PDU, kinds.get(link.b_device) == RACK_PDU
-            psu, pdu = ((link.b_device, link.b_port), (link.a_device, link.a_port)) if a_pdu else \
-                ((link.a_device, link.a_port), (link.b_device, link.b_port))
-            holder = doc.devices.get(psu[0])
-            if a_pdu == b_pdu or holder is None or psu[1] not in psus[holder.type]:
-                index.stray.append(link.id)
+            a_pdu = link.a_device in pdu_ids
+            if a_pdu == (link.b_device in pdu_ids):
+                stray.append(link.id)
                 continue
-            index.by_psu.setdefault(psu, []).append(link.id)
-            index.by_outlet.setdefault(pdu, []).append(link.id)
-            index.pdus[link.id] = pdu[0]
-        for rack_id in {doc.devices[pdu_id].rack for pdu_id in index.pdus.values()}:
-            index.sides.update(rack_pdu_sides(doc, rack_id))
+            if a_pdu:
+                psu, pdu = (link.b_device, link.b_port), (link.a_device, link.a_port)
+            else:
+                psu, pdu = (link.a_device, link.a_port), (link.b_device, link.b_port)
+            if psu[1] not in psus_of.get(psu[0], none):
+                stray.append(link.id)
+                continue
+            by_psu.setdefault(psu, []).append(link.id)
+            by_outlet.setdefault(pdu, []).append(link.id)
+            pdus[link.id] = pdu[0]
+            ends[link.id] = pdu
+        for rack_id in {devices[pdu_id].rack for pdu_id in set(pdus.values())}:
+            index.sides.update(pdu_sides([d for d in doc.devices_in(rack_id, ordered=False) if d.id in pdu_ids]))
         return index
     return ctx.memo("power cords", build)
 
@@ -158,9 +173,11 @@ def _p10(ctx: Context) -> Iterator[Record]:
                (f"No power cords: {count:,} PSUs of {len(index.psu_devices):,} devices are on no outlet "
                f"(not planned yet; Plan ▸ Generate fabric…, or planner fabric, cords them)"), ())
         return
+    devices, outlets_of, pdu_ends = doc.devices, index.outlets, index.ends
+    wanted_of = {key: outlet_for_inlet(doc.catalog[key]) for key in {devices[d].type for d, _psus in index.psu_devices}}
     for device_id, psus in index.psu_devices:
-        item = doc.catalog[doc.devices[device_id].type]
-        wanted = outlet_for_inlet(item)
+        device = devices[device_id]
+        wanted = wanted_of[device.type]
         for psu in psus:
             cords = index.by_psu.get((device_id, psu), [])
             if not cords:
@@ -170,7 +187,11 @@ def _p10(ctx: Context) -> Iterator[Record]:
                 yield (ERROR, (device_id, *cords), f"{{0}} {psu}: {len(cords)} power cords ({', '.join(cords)})",
                        (device_id,))
             for link_id in cords:
-                yield from _cord_problems(ctx, index, link_id, device_id, psu, wanted)
+                pdu_id, port = pdu_ends[link_id]
+                pdu = devices[pdu_id]
+                on = outlets_of[pdu.type].get(port)
+                if pdu.rack != device.rack or on is None or on.outlet != wanted:  # else sound
+                    yield from _cord_problems(ctx, index, link_id, device_id, psu, wanted)
     for (pdu_id, outlet), cords in index.by_outlet.items():
         if len(cords) > 1:
             yield (ERROR, (pdu_id, *cords), f"{{0}} {outlet}: {len(cords)} cords on one outlet ({', '.join(cords)})",
@@ -239,15 +260,30 @@ def cord_loads(ctx: Context) -> dict[str, list[Load]]:
     the other side out)."""
     def build() -> dict[str, list[Load]]:
         doc = ctx.doc
+        catalog, devices = doc.catalog, doc.devices
         index = cord_index(ctx)
+        sides = index.sides
         loads: dict[str, list[Load]] = {}
+        draws: dict[str, float] = {}  # per device type
+        amps: dict[tuple[str, str], float] = {}  # a watt's current per PDU type and outlet phase
         for device_id, psus in index.psu_devices:
             corded = index.corded(doc, device_id, psus)
-            draw = draw_w(doc, doc.catalog[doc.devices[device_id].type])
-            per_side = {side: sum(1 for _p, pdu, _o in corded if index.sides.get(pdu) == side) for side in SIDES}
+            if not corded:
+                continue
+            key = devices[device_id].type
+            if key not in draws:
+                draws[key] = draw_w(doc, catalog[key])
+            draw = draws[key]
+            per_side = dict.fromkeys(SIDES, 0)
+            for _p, pdu, _o in corded:
+                side = sides.get(pdu)
+                if side in per_side:
+                    per_side[side] += 1
             for psu, pdu_id, outlet in corded:
-                item = doc.catalog[doc.devices[pdu_id].type]
-                per_w = cord_current_a(doc, item, outlet.phase, 1.0)
+                phase_key = (devices[pdu_id].type, outlet.phase)
+                per_w = amps.get(phase_key)
+                if per_w is None:
+                    per_w = amps[phase_key] = cord_current_a(doc, catalog[phase_key[0]], outlet.phase, 1.0)
                 loads.setdefault(pdu_id, []).append(
                     (index.by_psu[(device_id, psu)][0], outlet, draw / len(corded) * per_w,
                      draw / per_side.get(index.sides.get(pdu_id, ""), len(corded)) * per_w))
@@ -258,24 +294,38 @@ def cord_loads(ctx: Context) -> dict[str, list[Load]]:
 def _p12(ctx: Context) -> Iterator[Record]:
     doc, basis = ctx.doc, ctx.doc.basis
     index = cord_index(ctx)
+    # As P13: a PDU's groups follow from its type and its cords' outlets and currents in order.
+    alike: dict[tuple, list[tuple[str, str, list[int]]]] = {}
     for pdu_id, cords in cord_loads(ctx).items():
-        groups: dict[int, list[Load]] = {}
-        for cord in cords:
-            groups.setdefault(cord[1].group, []).append(cord)
-        outlets = index.outlets[doc.devices[pdu_id].type].values()
-        for number, members in sorted(groups.items()):
-            outlet = members[0][1]
-            current = sum(failover for *_rest, failover in members)
-            derated = outlet.breaker_a * basis.derating
-            if current <= basis.power_warn_fraction * derated:
-                continue
-            names = [o.name for o in outlets if o.group == number]
-            severity = ERROR if current > derated + 1e-9 else WARNING
-            above = "" if severity == ERROR else f": above {basis.power_warn_fraction:.0%}"
-            text = (f"group {number + 1} ({names[0]}–{names[-1]}, {outlet.outlet}, {outlet.phase}): {_amps(current)} "
-                    f"on {len(members)} cord{'s' if len(members) != 1 else ''} with the other side out, breaker "
-                    f"{outlet.breaker_a:g} A × {basis.derating:g} = {_amps(derated)}{above}")
-            yield severity, (pdu_id, *(cord[0] for cord in members)), "{0} " + text, (pdu_id,)
+        pdu_type = doc.devices[pdu_id].type
+        kind = (pdu_type, *((outlet.name, failover) for _link, outlet, _normal, failover in cords))
+        found = alike.get(kind)
+        if found is None:
+            found = alike[kind] = list(_group_problems(basis, index.outlets[pdu_type], cords))
+        for severity, text, members in found:
+            yield severity, (pdu_id, *(cords[i][0] for i in members)), "{0} " + text, (pdu_id,)
+
+
+def _group_problems(basis: DesignBasis, outlets: dict[str, Outlet],
+                    cords: list[Load]) -> Iterator[tuple[str, str, list[int]]]:
+    """(severity, text, the cords' places in ``cords``) of each outlet group of a PDU over the warning."""
+    groups: dict[int, list[int]] = {}
+    for i, cord in enumerate(cords):
+        groups.setdefault(cord[1].group, []).append(i)
+    for number, at in sorted(groups.items()):
+        members = [cords[i] for i in at]
+        outlet = members[0][1]
+        current = sum(failover for *_rest, failover in members)
+        derated = outlet.breaker_a * basis.derating
+        if current <= basis.power_warn_fraction * derated:
+            continue
+        names = [o.name for o in outlets.values() if o.group == number]
+        severity = ERROR if current > derated + 1e-9 else WARNING
+        above = "" if severity == ERROR else f": above {basis.power_warn_fraction:.0%}"
+        text = (f"group {number + 1} ({names[0]}–{names[-1]}, {outlet.outlet}, {outlet.phase}): {_amps(current)} "
+                f"on {len(members)} cord{'s' if len(members) != 1 else ''} with the other side out, breaker "
+                f"{outlet.breaker_a:g} A × {basis.derating:g} = {_amps(derated)}{above}")
+        yield severity, text, at
 
 
 @rule("P12", scope=HALL, reads=_READS, basis=("derating", "power_warn_fraction", "voltage_v", "power_factor",
@@ -327,17 +377,25 @@ def _p13(ctx: Context) -> Iterator[Record]:
     count allows (4 cords on 3 phases) and is not reported."""
     doc, basis = ctx.doc, ctx.doc.basis
     index = cord_index(ctx)
+    # A PDU's figures and move follow from its type and its cords' outlets and currents in order:
+    # the PDUs of a hall's racks are a few alike kinds, each worked out once.
+    alike: dict[tuple, tuple[dict[str, float], float, tuple[int, Outlet] | None]] = {}
     for pdu_id, cords in cord_loads(ctx).items():
         pdu = doc.devices[pdu_id]
         if doc.catalog[pdu.type].phases != 3:
             continue
-        lines = _lines(cords)
-        imbalance = phase_imbalance(lines)
-        if imbalance <= basis.phase_imbalance_warn:
+        kind = (pdu.type, *((outlet.name, normal) for _link, outlet, normal, _failover in cords))
+        known = alike.get(kind)
+        if known is None:
+            lines = _lines(cords)
+            imbalance = phase_imbalance(lines)
+            found = better_move(index.outlets[pdu.type], cords) if imbalance > basis.phase_imbalance_warn else None
+            at = None if found is None else ([cord[0] for cord in cords].index(found[0]), found[1])
+            known = alike[kind] = lines, imbalance, at
+        lines, imbalance, at = known
+        if imbalance <= basis.phase_imbalance_warn or at is None:
             continue
-        move = better_move(index.outlets[pdu.type], cords)
-        if move is None:
-            continue
+        move = cords[at[0]][0], at[1]
         severity = ERROR if imbalance > basis.phase_imbalance_error else WARNING
         limit = basis.phase_imbalance_error if severity == ERROR else basis.phase_imbalance_warn
         currents = " / ".join(f"{line} {_amps(i)}" for line, i in lines.items())

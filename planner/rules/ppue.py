@@ -86,11 +86,13 @@ def rack_ppue(ctx: Context, rack_id: str) -> Ppue:
     doc, basis = ctx.doc, ctx.doc.basis
     figs = ctx.rack(rack_id)
     it, liquid = figs.power_steady_w, figs.liquid_steady_w
-    for device in doc.devices_in(rack_id):
-        item = doc.catalog[device.type]
-        if item.kind == RACK_CDU:
-            it -= item.power_w
-            liquid -= item.power_w * item.liquid_fraction
+    catalog = doc.catalog
+    if any(catalog[d.type].kind == RACK_CDU for d in doc.devices_in(rack_id, ordered=False)):
+        for device in doc.devices_in(rack_id):  # in rack order, so the same sums
+            item = catalog[device.type]
+            if item.kind == RACK_CDU:
+                it -= item.power_w
+                liquid -= item.power_w * item.liquid_fraction
     return Ppue(it_w=it, pump_w=pump_power_w(flow_lpm(liquid, basis), basis),
                 air_w=(it - liquid) / basis.air_cooling_cop, loss_w=it * loss_factor(basis))
 

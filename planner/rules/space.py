@@ -26,19 +26,47 @@ _SIDE_EPS = 1e-3
 _PLACE_READS = {"rack.x", "rack.y", "rack.rotation", "rack.type", "fu.x", "fu.y", "fu.rotation", "fu.type", "obs.*"}
 
 
+def _bounds(ctx: Context) -> dict[str, tuple[float, float, float, float]]:
+    """The bounds of every footprint in the spatial index (racks, floor units, obstacles), once per pass."""
+    def make() -> dict[str, tuple[float, float, float, float]]:
+        doc = ctx.doc
+        return {i: ctx.shape(i).bounds for i in [*doc.racks, *doc.floor_units, *doc.obstacles]}
+    return ctx.memo("footprint bounds", make)
+
+
+def _placement_candidates(ctx: Context, ids: list[str]) -> list[str]:
+    """Objects S1 may report: not covered by the outline, or whose bounds overlap another's by
+    more than half the area S1 counts (bounds hold the shape, so a real overlap always shows; the
+    check decides each one). One STRtree query and one outline test for all of them."""
+    bounds = _bounds(ctx)
+    boxes = [bounds[i] for i in ids]
+    found = {ids[n] for n, covered in enumerate(ctx.outline_covers(boxes)) if not covered}
+    for n, other in zip(*ctx.near_each(boxes)):
+        obj_id = ids[n]
+        if other == obj_id or obj_id in found:
+            continue
+        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[n], bounds[other]
+        if (min(ax1, bx1) - max(ax0, bx0)) * (min(ay1, by1) - max(ay0, by0)) > _AREA_EPS / 2 \
+                and min(ax1, bx1) > max(ax0, bx0):
+            found.add(obj_id)
+    return list(found)
+
+
 def _name(ctx: Context, obj_id: str) -> str:
     obj = ctx.doc.get(obj_id)
     return f"column {obj.name}" if prefix_of(obj_id) == "obs" and obj.kind == "column" else obj.name
 
 
 @rule("S1", scope=RACK, reads=_PLACE_READS, source="Hall survey: outline, columns and equipment footprints",
-      title="Rack inside the hall, clear of obstacles and equipment")
+      title="Rack inside the hall, clear of obstacles and equipment",
+      candidates=lambda ctx: _placement_candidates(ctx, list(ctx.doc.racks)))
 def rack_placement(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
     yield from _placement(ctx, rack_id, r)
 
 
 @rule("S1", scope=FLOOR_UNIT, reads=_PLACE_READS, source="Hall survey: outline, columns and equipment footprints",
-      title="Floor unit inside the hall, clear of obstacles and equipment")
+      title="Floor unit inside the hall, clear of obstacles and equipment",
+      candidates=lambda ctx: _placement_candidates(ctx, list(ctx.doc.floor_units)))
 def unit_placement(ctx: Context, unit_id: str, r: Rule) -> Iterator[Finding]:
     yield from _placement(ctx, unit_id, r)
 
@@ -66,18 +94,46 @@ def _placement(ctx: Context, obj_id: str, r: Rule) -> Iterator[Finding]:
         yield r.finding(ctx, ERROR, (obj_id, other), f"{name} {verb} {_name(ctx, other)} ({area:.2f} m²)")
 
 
+def _strip(bounds: tuple[float, float, float, float], direction: tuple[float, float],
+           depth: float) -> tuple[float, float, float, float]:
+    """The bounds of the strip of floor ``depth`` deep in front of the face looking along ``direction``."""
+    x0, y0, x1, y1 = bounds
+    e = _SIDE_EPS
+    if direction == (0.0, -1.0):
+        return x0 + e, y0 - depth, x1 - e, y0
+    if direction == (0.0, 1.0):
+        return x0 + e, y1, x1 - e, y1 + depth
+    if direction == (1.0, 0.0):
+        return x1, y0 + e, x1 + depth, y1 - e
+    return x0 - depth, y0 + e, x0, y1 - e
+
+
+def _gap_at_least(strip: tuple[float, float, float, float], direction: tuple[float, float],
+                  other: tuple[float, float, float, float]) -> float:
+    """How far from the face the bounds ``other`` begin inside its strip: no more than the gap to
+    the shape they hold (the face is the strip's edge on the rack's side)."""
+    x0, y0, x1, y1 = strip
+    if direction == (0.0, -1.0):
+        return y1 - min(y1, other[3])
+    if direction == (0.0, 1.0):
+        return max(y0, other[1]) - y0
+    if direction == (1.0, 0.0):
+        return max(x0, other[0]) - x0
+    return x1 - min(x1, other[2])
+
+
 def _probe(bounds: tuple[float, float, float, float], direction: tuple[float, float],
            depth: float) -> tuple[Any, LineString]:
     """The strip of floor ``depth`` deep in front of the face looking along ``direction``, and that face."""
     x0, y0, x1, y1 = bounds
-    e = _SIDE_EPS
+    strip = box(*_strip(bounds, direction, depth))
     if direction == (0.0, -1.0):
-        return box(x0 + e, y0 - depth, x1 - e, y0), LineString([(x0, y0), (x1, y0)])
+        return strip, LineString([(x0, y0), (x1, y0)])
     if direction == (0.0, 1.0):
-        return box(x0 + e, y1, x1 - e, y1 + depth), LineString([(x0, y1), (x1, y1)])
+        return strip, LineString([(x0, y1), (x1, y1)])
     if direction == (1.0, 0.0):
-        return box(x1, y0 + e, x1 + depth, y1 - e), LineString([(x1, y0), (x1, y1)])
-    return box(x0 - depth, y0 + e, x0, y1 - e), LineString([(x0, y0), (x0, y1)])
+        return strip, LineString([(x1, y0), (x1, y1)])
+    return strip, LineString([(x0, y0), (x0, y1)])
 
 
 def clearance(ctx: Context, obj_id: str, direction: tuple[float, float], depth: float) -> tuple[float, str | None]:
@@ -108,17 +164,43 @@ def clearance(ctx: Context, obj_id: str, direction: tuple[float, float], depth: 
     return best, blocker
 
 
+def _aisle_sides(ctx: Context, rack_id: str) -> tuple[tuple[str, tuple[float, float], float, float, str], ...]:
+    """(label, direction, recommended, vendor minimum, basis side) of a rack's front and rear."""
+    basis = ctx.doc.basis
+    fx, fy = FRONT_DIRECTION[ctx.doc.racks[rack_id].rotation % 360]
+    return (("front (cold) aisle", (fx + 0.0, fy + 0.0), basis.front_aisle_min_m, basis.front_aisle_vendor_min_m,
+             "front"),
+            ("rear (hot) aisle", (-fx + 0.0, -fy + 0.0), basis.rear_aisle_min_m, basis.rear_aisle_vendor_min_m, "rear"))
+
+
+def _aisle_candidates(ctx: Context) -> list[str]:
+    """Racks S2 may report: a strip in front or behind that the outline does not cover, or that
+    the bounds of another footprint enter nearer than the aisle it needs (less half the margin S2
+    compares to). One STRtree query and one outline test for every rack's two strips."""
+    bounds = _bounds(ctx)
+    owners: list[tuple[str, tuple[float, float], float]] = []
+    strips = []
+    for rack_id in ctx.doc.racks:
+        for _label, direction, recommended, vendor, _side in _aisle_sides(ctx, rack_id):
+            depth = max(recommended, vendor)
+            owners.append((rack_id, direction, depth))
+            strips.append(_strip(bounds[rack_id], direction, depth))
+    found = {owners[n][0] for n, covered in enumerate(ctx.outline_covers(strips)) if not covered}
+    for n, other in zip(*ctx.near_each(strips)):
+        rack_id, direction, depth = owners[n]
+        if other != rack_id and rack_id not in found and \
+                _gap_at_least(strips[n], direction, bounds[other]) < depth - _GAP_EPS / 2:
+            found.add(rack_id)
+    return list(found)
+
+
 @rule("S2", scope=RACK, reads=_PLACE_READS,
       basis=("front_aisle_min_m", "rear_aisle_min_m", "front_aisle_vendor_min_m", "rear_aisle_vendor_min_m"),
-      source_field="front_aisle_min_m", title="Front and rear aisle widths")
+      source_field="front_aisle_min_m", title="Front and rear aisle widths", candidates=_aisle_candidates)
 def aisles(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
-    basis = ctx.doc.basis
     rack = ctx.doc.racks[rack_id]
-    fx, fy = FRONT_DIRECTION[rack.rotation % 360]
-    sides = (("front (cold) aisle", (fx, fy), basis.front_aisle_min_m, basis.front_aisle_vendor_min_m, "front"),
-             ("rear (hot) aisle", (-fx, -fy), basis.rear_aisle_min_m, basis.rear_aisle_vendor_min_m, "rear"))
-    for label, direction, recommended, vendor, side in sides:
-        gap, blocker = clearance(ctx, rack_id, (direction[0] + 0.0, direction[1] + 0.0), max(recommended, vendor))
+    for label, direction, recommended, vendor, side in _aisle_sides(ctx, rack_id):
+        gap, blocker = clearance(ctx, rack_id, direction, max(recommended, vendor))
         what = _name(ctx, blocker) if blocker else "the hall wall"
         subjects = (rack_id, blocker) if blocker else (rack_id,)
         if gap < vendor - _GAP_EPS:
@@ -146,8 +228,36 @@ def working_space(ctx: Context, unit_id: str, r: Rule) -> Iterator[Finding]:
                                               f"required {need:.2f} m")
 
 
+def _unit_candidates(ctx: Context) -> list[str]:
+    """Racks S4 may report: a device too wide or deep, outside the rack's units or on a unit
+    another device takes; one loop over the devices with each type's figures looked up once."""
+    doc = ctx.doc
+    catalog, racks = doc.catalog, doc.racks
+    sizes = {key: (catalog[key].width_m, catalog[key].depth_m, catalog[key].height_u)
+             for key in {d.type for d in doc.devices.values()}}
+    limits = {key: (catalog[key].width_m, catalog[key].depth_m, catalog[key].rack_units)
+              for key in {r.type for r in racks.values()}}
+    used: dict[str, set[int]] = {}
+    found = set()
+    for device in doc.devices.values():
+        rack = racks.get(device.rack)
+        if rack is None or device.rack in found:
+            continue
+        width, depth, height = sizes[device.type]
+        rack_width, rack_depth, total = limits[rack.type]
+        if width > rack_width or depth > rack_depth:
+            found.add(device.rack)
+        elif height:
+            units = range(device.u, device.u + height)
+            taken = used.setdefault(device.rack, set())
+            if device.u < 1 or device.u + height - 1 > total or not taken.isdisjoint(units):
+                found.add(device.rack)
+            taken.update(units)
+    return list(found)
+
+
 @rule("S4", scope=RACK, reads={"rack.type", "dev.*"}, source="EIA-310 rack units (catalogue heights and sizes)",
-      title="Devices fit the rack's units and size without overlapping")
+      title="Devices fit the rack's units and size without overlapping", candidates=_unit_candidates)
 def rack_units(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
     rack = doc.racks[rack_id]
