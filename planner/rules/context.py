@@ -21,6 +21,7 @@ from planner.fabric.routing import RackPair, Router
 from planner.fabric.trays import TrayLoads
 from planner.model.document import Document, natural_key, prefix_of
 from planner.model.geometry import bounds_of, point_in_polygon
+from planner.model.networks import network_of_tier
 from planner.model.objects import Zone
 from planner.rules.fabric_index import FabricIndex, still_connected
 from planner.rules.figures import RackFigures, rack_figures
@@ -50,6 +51,9 @@ class Context:
         #: The ``prefix.field`` inputs of the edit being validated (``engine.changed_keys``); None
         #: in a full run.
         self.changed_keys: set[str] | None = None
+        #: The networks whose cables the edit being validated changed, when it changed cables and
+        #: nothing else and each one's network is known (``cables_changed``); None otherwise.
+        self.changed_networks: set[str] | None = None
         self.forget_all()
 
     def forget_all(self) -> None:
@@ -68,6 +72,7 @@ class Context:
         self._outline_built = False
         self._memo: dict[str, Any] = {}
         self._fabric: dict[str, Any] = {}
+        self._fabric_networks: dict[str, frozenset[str] | None] = {}
         self._index: FabricIndex | None = None
         self._kept_cut_off: Any = None
         self._router: Router | None = None
@@ -83,16 +88,21 @@ class Context:
             self._memo[key] = factory()
         return self._memo[key]
 
-    def fabric_memo(self, key: str, factory: Callable[[], Any]) -> Any:
+    def fabric_memo(self, key: str, factory: Callable[[], Any], networks: frozenset[str] | None = None) -> Any:
         """A value computed from the fabric's structure alone (which ports the cables join, device
         types and roles), kept across passes until ``forget_fabric``: a rename, a rack move or a
-        design-basis-free edit elsewhere does not recompute it."""
+        design-basis-free edit elsewhere does not recompute it. A value that reads the cables of
+        ``networks`` only is also kept through an edit of other networks' cables alone (a compute
+        cable made by hand does not recount the storage fabric)."""
         if key not in self._fabric:
             self._fabric[key] = factory()
+            self._fabric_networks[key] = networks
         return self._fabric[key]
 
     def forget_fabric(self) -> None:
         self._fabric.clear()
+        self._fabric_networks.clear()
+        self.changed_networks = None
         self._index = None
         self._kept_cut_off = None
 
@@ -101,11 +111,22 @@ class Context:
         from the patched ``FabricIndex`` (built now if there is none yet), and N6's last answer is
         kept when every cable removed left its ends connected (``planner.rules.fabric_index``)."""
         cut_off = self._fabric.get(CUT_OFF)
-        self._fabric.clear()
+        links = self.doc.links
         if self._index is None:
+            self.changed_networks = None  # a removed cable's network is not known
             self._index, gone = FabricIndex(self.doc), None
         else:
+            ends = self._index.ends
+            self.changed_networks = {network_of_tier(links[i].tier) for i in link_ids if i in links}
+            self.changed_networks.update(network_of_tier(ends[i][4]) for i in link_ids if i in ends)
+            if any(i not in links and i not in ends for i in link_ids):
+                self.changed_networks = None
             gone = self._index.patch(link_ids)
+        changed = self.changed_networks
+        for key, networks in list(self._fabric_networks.items()):
+            if changed is None or networks is None or networks & changed:
+                self._fabric.pop(key, None)
+                del self._fabric_networks[key]
         keep = gone is not None and cut_off is not None and not cut_off[0] and still_connected(self.doc, gone)
         self._kept_cut_off = cut_off if keep else None
 

@@ -321,6 +321,7 @@ class Validator:
             return self.full_run()
         if not change.touched:
             return Delta()
+        self.ctx.changed_networks = None  # known only for an edit of cables alone (``cables_changed``)
         if changes_fabric(change):
             cables = cables_only(change)
             if cables is None:

@@ -3,7 +3,8 @@ C10–C11): their records are worked out once and worded again after each edit, 
 anew only when something they read changed.
 
 Two checks, cheapest first: an edit that touched no cable and no device (a rack renamed or
-moved, a busbar edited) cannot change a record, so the held ones are worded again at once;
+moved, a busbar edited), or only cables of other networks, cannot change a record, so the held
+ones are worded again at once;
 otherwise the records are kept while the rule family's signature (a tuple over its cables,
 devices, catalogue figures and basis) is unchanged.
 """
@@ -28,13 +29,17 @@ _HELD: WeakKeyDictionary[Context, dict[str, tuple[tuple, list[Record]]]] = WeakK
 
 
 def held_findings(ctx: Context, r: Rule, check: Callable[[Context], Iterator[Record]],
-                  signature: Callable[[Document], tuple], name: Callable[[Document, str], str]) -> list[Finding]:
+                  signature: Callable[[Document], tuple], name: Callable[[Document, str], str],
+                  network: str) -> list[Finding]:
     """``r``'s findings: ``check``'s records, kept while nothing they read changed, worded now
-    with ``name`` for each object id a record names."""
+    with ``name`` for each object id a record names. The records read the cables of ``network``
+    alone, so an edit of other networks' cables only keeps them too."""
     held = _HELD.setdefault(ctx, {})
     changed = ctx.changed_keys
     kept = held.get(r.id)
-    if kept is None or changed is None or any(key.startswith(_RECORD_INPUTS) for key in changed):
+    others_only = ctx.changed_networks is not None and network not in ctx.changed_networks
+    if kept is None or changed is None or (any(key.startswith(_RECORD_INPUTS) for key in changed)
+                                           and not others_only):
         now = ctx.memo(f"signature of {signature.__module__}", lambda: signature(ctx.doc))
         if kept is None or kept[0] != now:
             kept = held[r.id] = (now, list(check(ctx)))

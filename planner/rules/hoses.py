@@ -188,7 +188,7 @@ def _signature(doc: Document) -> tuple:
 
 
 def _held(ctx: Context, r: Rule, check: Callable[[Context], Iterator[Record]]) -> list[Finding]:
-    return held_findings(ctx, r, check, _signature, _name)
+    return held_findings(ctx, r, check, _signature, _name, COOLANT)
 
 
 @rule("C10", scope=HALL, reads=_READS, source=_SOURCE_C10, title="Liquid-cooled device hosed to its rack manifold")

@@ -9,7 +9,7 @@ patch cord on a QSFP cage). Each rule walks one network's cables once (``doc.lin
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -101,7 +101,7 @@ def storage_figures(ctx: Context) -> StorageFigures:
                     figures.storage_gbps += speed
         figures.leaf_gpus = {k: v for k, v in figures.leaf_gpus.items() if k in figures.uplink_gbps}
         return figures
-    return ctx.fabric_memo("storage figures", make)
+    return ctx.fabric_memo("storage figures", make, frozenset((STORAGE_NET,)))
 
 
 @rule("N13", scope=HALL, reads=_READS, basis=("storage_read_gbps_per_gpu",), source_field="storage_read_gbps_per_gpu",
@@ -133,36 +133,44 @@ def storage_bandwidth(ctx: Context, _subject: str, r: Rule) -> Iterator[Finding]
 
 def _port_use(ctx: Context) -> tuple[dict[str, list[str]], dict[str, Counter[str]]]:
     """Per network: the ports to cable not cabled (``device port``), and per access switch the
-    access cables on it; once the plan has switches of that network."""
-    def make() -> tuple[dict[str, list[str]], dict[str, Counter[str]]]:
+    access cables on it; once the plan has switches of that network. Each network's part is kept
+    through edits of the other networks' cables alone (``_network_port_use``)."""
+    roles = {d.role for d in ctx.doc.devices.values()}
+    missing: dict[str, list[str]] = {}
+    access: dict[str, Counter[str]] = {}
+    for network in _CABLED:
+        if roles & set(ROLES_OF[network]):
+            missing[network], on_switch = _network_port_use(ctx, network)
+            for device_id, count in on_switch.items():
+                access.setdefault(network, Counter())[device_id] = count
+    return missing, access
+
+
+def _network_port_use(ctx: Context, network: str) -> tuple[list[str], Counter[str]]:
+    """One network's ports to cable not cabled, and its access cables per access switch."""
+    def make() -> tuple[list[str], Counter[str]]:
         doc = ctx.doc
-        missing: dict[str, list[str]] = {}
-        access: dict[str, Counter[str]] = defaultdict(Counter)
-        roles = {d.role for d in doc.devices.values()}
-        for network in _CABLED:
-            if not roles & set(ROLES_OF[network]):
-                continue
-            cabled: set[tuple[str, str]] = set()
-            for link in doc.links_in(network).values():
-                cabled.update(((link.a_device, link.a_port), (link.b_device, link.b_port)))
-                if link.tier in (TIER_INBAND_ACCESS, TIER_OOB_ACCESS):
-                    for device_id in (link.a_device, link.b_device):
-                        device = doc.devices.get(device_id)
-                        if device is not None and device.role in _ACCESS:
-                            access[network][device_id] += 1
-            ports: dict[tuple[str, str], list[str]] = {}  # per (type, role): few of them, many devices
-            left: list[tuple[str, str]] = []
-            for d in doc.devices.values():
-                must = ports.get((d.type, d.role))
-                if must is None:
-                    must = ports[d.type, d.role] = _must_cable(doc, d, network)
-                if must:
-                    device_id = d.id
-                    left += [(device_id, p) for p in must if (device_id, p) not in cabled]
-            left.sort(key=lambda end: natural_key(end[0]))
-            missing[network] = [f"{d} {p}" for d, p in left]
-        return missing, dict(access)
-    return ctx.fabric_memo("network port use", make)
+        access: Counter[str] = Counter()
+        cabled: set[tuple[str, str]] = set()
+        for link in doc.links_in(network).values():
+            cabled.update(((link.a_device, link.a_port), (link.b_device, link.b_port)))
+            if link.tier in (TIER_INBAND_ACCESS, TIER_OOB_ACCESS):
+                for device_id in (link.a_device, link.b_device):
+                    device = doc.devices.get(device_id)
+                    if device is not None and device.role in _ACCESS:
+                        access[device_id] += 1
+        ports: dict[tuple[str, str], list[str]] = {}  # per (type, role): few of them, many devices
+        left: list[tuple[str, str]] = []
+        for d in doc.devices.values():
+            must = ports.get((d.type, d.role))
+            if must is None:
+                must = ports[d.type, d.role] = _must_cable(doc, d, network)
+            if must:
+                device_id = d.id
+                left += [(device_id, p) for p in must if (device_id, p) not in cabled]
+        left.sort(key=lambda end: natural_key(end[0]))
+        return [f"{d} {p}" for d, p in left], access
+    return ctx.fabric_memo(f"network port use {network}", make, frozenset((network,)))
 
 
 def _must_cable(doc: Document, device: Device, network: str) -> list[str]:

@@ -157,7 +157,7 @@ def _signature(doc: Document) -> tuple:
 
 
 def _held(ctx: Context, r: Rule, check: Callable[[Context], Iterator[Record]]) -> list[Finding]:
-    return held_findings(ctx, r, check, _signature, _host)
+    return held_findings(ctx, r, check, _signature, _host, POWER)
 
 
 # --------------------------------------------------------------------------- P10

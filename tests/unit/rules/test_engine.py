@@ -102,3 +102,29 @@ def test_marking_cables_installed_re_checks_nothing(example_doc):
     assert validator._rebundled(change) == set()
     delta = validator.update(change)
     assert not delta and validator.findings == before and validator.ctx.tray_loads() is trays_before
+
+
+def test_cable_edits_of_one_network_keep_the_others_figures_and_stay_right(monkeypatch):
+    """Cables deleted by hand, one network after another: each network's port use (N14), the
+    storage figures (N13) and the cord and hose records (P10–P13, C10–C11) are kept through an
+    edit of other networks' cables alone, yet every pass equals a full run."""
+    from planner.commands.base import History
+    from planner.fabric.hand_commands import delete_cables_command
+    from planner.layout.templates import build_template
+    from planner.model.ports import COMPUTE, COOLANT, INBAND, OOB, POWER, STORAGE_NET
+    from planner.rules import networks
+
+    doc = build_template("pod", 16)
+    validator, history = Validator(doc), History(doc)
+    made: list[str] = []
+    real = networks._must_cable
+    monkeypatch.setattr(networks, "_must_cable", lambda *args: made.append(args[2]) or real(*args))
+    validator.update(history.push(delete_cables_command(doc, [next(iter(doc.links_in(COMPUTE)))])))  # builds the index
+    for network in (COMPUTE, STORAGE_NET, COMPUTE, INBAND, OOB, POWER, COOLANT, COMPUTE):
+        del made[:]
+        before = set(validator.findings)
+        validator.update(history.push(delete_cables_command(doc, [next(iter(doc.links_in(network)))])))
+        assert set(made) <= {network}, (network, set(made))  # only the edited network's port use recounted
+        assert sorted(validator.findings, key=Finding.sort_key) == sorted(Validator(doc).findings, key=Finding.sort_key)
+        if network != COMPUTE:  # the missing cable is found (N14, P10, C10)
+            assert set(validator.findings) != before, network
