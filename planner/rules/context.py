@@ -54,6 +54,8 @@ class Context:
         #: The networks whose cables the edit being validated changed, when it changed cables and
         #: nothing else and each one's network is known (``cables_changed``); None otherwise.
         self.changed_networks: set[str] | None = None
+        #: The ids the edit being validated added, removed or changed; None in a full run.
+        self.changed_ids: set[str] | None = None
         self.forget_all()
 
     def forget_all(self) -> None:

@@ -291,6 +291,7 @@ class Validator:
         doc = self.doc
         self.ctx.forget_all()
         self.ctx.changed_keys = None
+        self.ctx.changed_ids = None
         self.ctx.index()
         self._results = {}
         self._sorted = None
@@ -331,6 +332,7 @@ class Validator:
         keys = changed_keys(change)
         rules = [r for r in self.rules if r.reads_any(keys)]
         self.ctx.changed_keys = keys
+        self.ctx.changed_ids = change.touched
         dirty = self._dirty(change)
         dirty[TRAY], rerouted = self.ctx.update_routes(self._rebundled(change))
         delta = Delta()

@@ -64,6 +64,29 @@ def test_a_rack_rename_is_seen_incrementally(plan):
                                "name DNS, Slurm or NetBox take: a space: only letters, digits and hyphens")
 
 
+def test_hostnames_kept_between_edits_follow_every_kind_of_edit(plan):
+    """H1 keeps each device's hostname between passes and renames only what an edit touched:
+    after a hostname set, a device moved to another rack, a rack renamed, a device and a rack
+    deleted and each undo, its findings are a full run's."""
+    from planner.commands.edits import delete_objects
+
+    r1, r2, (first, second) = _two_racks(plan)
+    doc = plan.doc
+    validator, history = Validator(doc), History(doc)
+    edits = [lambda: SetFields({second: {"hostname": "R01-N1"}}, "Name"),
+             lambda: SetFields({first: {"rack": r2, "u": 20}}, "Move"),
+             lambda: SetFields({r1: {"name": "R02"}}, "Rename"),
+             lambda: delete_objects(doc, [second]),
+             lambda: delete_objects(doc, [r2])]
+    for make in edits:
+        validator.update(history.push(make()))
+        assert [f for f in validator.findings if f.rule == "H1"] == _rule(doc, "H1")
+    for _ in edits:
+        validator.update(history.undo())
+        assert [f for f in validator.findings if f.rule == "H1"] == _rule(doc, "H1")
+    assert _rule(doc, "H1") == []
+
+
 @pytest.mark.parametrize(("name", "problem"), [
     ("a" * 63 + ".example", ""),                                     # a label at its 63-character limit
     ("a" * 64 + ".example", "a label of 64 characters, at most 63"),  # one over
