@@ -3,6 +3,8 @@ equal a fresh build, and an edit re-routes the cables it touched, never the whol
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from PySide6.QtGui import QAction
 
@@ -13,7 +15,7 @@ from planner.layout.templates import build_template
 from planner.model.catalog import SWITCH
 from planner.model.networks import in_compute_fabric
 from planner.rules.context import Context
-from planner.ui.cables.layer import CableLayer
+from planner.ui.cables.layer import CableLayer, _width
 
 
 @pytest.fixture(scope="module")
@@ -26,6 +28,18 @@ def _fresh_segments(doc):
     layer = CableLayer()
     layer.follow(Context(doc))
     return dict(layer.segments)
+
+
+def _drawn(layer):
+    """Each batch's lines as the next paint draws them, as sorted (x1, y1, x2, y2)."""
+    return {batch: sorted((ln.x1(), ln.y1(), ln.x2(), ln.y2()) for ln in lines)
+            for batch, lines in layer.drawn_lines().items()}
+
+
+def _fresh_drawn(doc):
+    layer = CableLayer()
+    layer.follow(Context(doc))
+    return _drawn(layer)
 
 
 def _racks(doc):
@@ -92,3 +106,40 @@ def test_view_cables_menu_toggles_networks_tiers_and_rails(make_window, hall_tex
     for name in ("Network storage", "Tier node-leaf", "Rail 3", "Show cables"):
         actions[name].setChecked(True)
     assert layer.isVisible() and {"storage-access", "node-leaf"} <= layer.tiers and 3 in layer.rails
+
+
+def test_a_batch_draws_each_stretch_of_tray_once_and_follows_edits(make_window, hall_text):
+    """Every rack of a row has its own segment to the row's end, so the segments of one batch
+    overlap; the batch draws their union, one line per stretch of tray: each segment lies within
+    one of its batch's lines, each line starts and ends where segments do, no two lines of a batch
+    overlap (a dashed pen's pattern is drawn once, not over copies of itself), and after edits and
+    their undo the layer draws what a fresh build draws."""
+    from planner.io.hallfile import loads
+    window = make_window(loads(hall_text))
+    doc, layer = window.session.doc, window.cable_layer
+    drawn = _drawn(layer)
+    assert sum(map(len, drawn.values())) < len(layer.segments) / 2  # the overlaps are joined
+    ends: dict[tuple, set] = {}
+    for key, count in layer.segments.items():
+        batch = (key[0], key[1], _width(count))
+        line = CableLayer._line(key)
+        a, b = sorted([(line.x1(), line.y1()), (line.x2(), line.y2())])
+        ends.setdefault(batch, set()).update((a, b))
+        assert any(x1 <= a[0] <= b[0] <= x2 and y1 <= a[1] <= b[1] <= y2 and (x1 == x2 or y1 == y2 == a[1] == b[1])
+                   for x1, y1, x2, y2 in drawn[batch]), key
+    for batch, lines in drawn.items():
+        assert all({(x1, y1), (x2, y2)} <= ends[batch] for x1, y1, x2, y2 in lines), batch
+        runs = sorted((y1, x1, x2) for x1, y1, x2, y2 in lines if y1 == y2)  # along x, by y then x
+        assert all(not (p[0] == q[0] and q[1] <= p[2]) for p, q in itertools.pairwise(runs)), batch
+        runs = sorted((x1, y1, y2) for x1, y1, x2, y2 in lines if x1 == x2 and y1 != y2)
+        assert all(not (p[0] == q[0] and q[1] <= p[2]) for p, q in itertools.pairwise(runs)), batch
+    assert drawn == _fresh_drawn(doc)
+    network, compute = _racks(doc)
+    for rack_id in (network[0], compute[0], compute[-1]):
+        window.session.push(edits.move_objects(doc, [rack_id], 0.6, 0.0))
+        assert _drawn(layer) == _fresh_drawn(doc)
+    window.session.push(edits.delete_objects(doc, [compute[1]]))
+    assert _drawn(layer) == _fresh_drawn(doc)
+    while window.session.undo_stack.canUndo():
+        window.session.undo_stack.undo()
+    assert _drawn(layer) == drawn

@@ -7,10 +7,19 @@ A 32k-GPU hall has 100k cables; one scene item each would make the plan unusable
 re-routing them all after an edit. This layer is a single item fed by the validator's cable
 bundles (``planner.fabric.bundles``): it folds each flow (a rack pair's route with cable counts
 per tier and rail) into segments keyed by (tier, rail, from, to), so an edit changes the
-segments of the rack pairs it re-routed and nothing else. Each segment's line is made once and
-kept in a batch per (tier, rail, width); a paint draws the visible batches with one
-``drawLines`` call each. Each rail is offset a few centimetres across the tray so the rails of
-one bundle lie side by side.
+segments of the rack pairs it re-routed and nothing else. Segments are kept in a batch per
+(tier, rail, width); a paint draws the visible batches with one ``drawLines`` call each. Each
+rail is offset a few centimetres across the tray so the rails of one bundle lie side by side.
+
+Within a batch the segments of one tray overlap: every rack of a row has its own segment from
+its drop to the row's end, so a batch of a 32k-GPU hall holds about ten times the tray length it
+covers (113 km of lines over 12 km of tray). Drawn as they are, every pixel of a row's bundle was
+painted ten times, and a dashed pen (storage, in-band, out-of-band) is rasterised dash by dash:
+those three batches alone cost 15 ms of an 18 ms paint at 150 px/m. So each batch is drawn as
+the union of its segments per *track* (the line of tray they lie on: one y for a run along x,
+one x for a run along y), which covers the same pixels with the same pen, and draws each dashed
+line's pattern once instead of ten overlapping copies of it. A track's union is worked out again
+only when one of its segments changes batch, so an edit still costs what it touches.
 """
 
 from __future__ import annotations
@@ -50,6 +59,9 @@ REPAINT_MARGIN_M = 1.5
 #: (tier, rail, x1, y1, x2, y2): one stretch of tray in metres, endpoints rounded to 1 cm.
 Segment = tuple[str, int, float, float, float, float]
 Batch = tuple[str, int, int]
+#: The line of tray a segment lies on, within its batch: ("x", y) for a run along x, ("y", x) for
+#: one along y; a slanted segment is a track of its own (its key).
+Track = tuple[str, float] | Segment
 
 
 def rail_colour(rail: int) -> QColor:
@@ -58,6 +70,32 @@ def rail_colour(rail: int) -> QColor:
 
 def _width(count: int) -> int:
     return 1 + int(math.log2(count))
+
+
+def _track(key: Segment) -> Track:
+    _tier, _rail, x1, y1, x2, y2 = key
+    if y1 == y2:
+        return ("x", y1)
+    if x1 == x2:
+        return ("y", x1)
+    return key
+
+
+def _union(batch: Batch, track: Track, keys: set[Segment]) -> list[QLineF]:
+    """The lines that draw a track's segments: their overlapping or touching spans joined."""
+    if len(track) != 2:
+        return [CableLayer._line(next(iter(keys)))]
+    along_x, at = track[0] == "x", float(track[1])
+    spans = sorted((k[2], k[4]) if along_x else (k[3], k[5]) for k in keys)
+    joined: list[list[float]] = []
+    for start, end in spans:  # sorted by start: a span joins the last one it reaches
+        if joined and start <= joined[-1][1]:
+            joined[-1][1] = max(joined[-1][1], end)
+        else:
+            joined.append([start, end])
+    tier, rail, _pen = batch
+    return [CableLayer._line((tier, rail, a, at, b, at) if along_x else (tier, rail, at, a, at, b))
+            for a, b in joined]
 
 
 class CableLayer(QGraphicsItem):
@@ -69,7 +107,11 @@ class CableLayer(QGraphicsItem):
         self.tiers: set[str] = set(DRAWN_TIERS)
         self.rails: set[int] = set(range(9))
         self.segments: Counter[Segment] = Counter()
-        self._lines: dict[Batch, dict[Segment, QLineF]] = defaultdict(dict)
+        #: The segments of each batch by track, each track's lines (its union) and the tracks
+        #: whose lines are out of date; a batch's lines as drawn, all its tracks' in one list.
+        self._members: dict[Batch, dict[Track, set[Segment]]] = defaultdict(lambda: defaultdict(set))
+        self._merged: dict[Batch, dict[Track, list[QLineF]]] = defaultdict(dict)
+        self._stale: dict[Batch, set[Track]] = defaultdict(set)
         self._drawn: dict[Batch, list[QLineF]] = {}
         self._rect = QRectF()
         self._context: Context | None = None
@@ -83,8 +125,8 @@ class CableLayer(QGraphicsItem):
     def _apply(self, flows: list[Flow], fresh: bool) -> None:
         if fresh:
             self.segments.clear()
-            self._lines.clear()
-            self._drawn.clear()
+            for kept in (self._members, self._merged, self._stale, self._drawn):
+                kept.clear()
         touched: dict[Segment, int] = {}
         for (points, _rows), counts in flows:
             for (x1, y1), (x2, y2) in itertools.pairwise(points):
@@ -106,19 +148,40 @@ class CableLayer(QGraphicsItem):
             self.update(self._area(touched))
 
     def _restyle(self, key: Segment, before: int, after: int) -> None:
-        """Move a segment's line to the batch of its new width (or drop it with its last cable)."""
+        """Move a segment to the batch of its new width (or drop it with its last cable); its
+        track's lines in both batches are made again at the next paint."""
         old = (key[0], key[1], _width(before)) if before > 0 else None
         new = (key[0], key[1], _width(after)) if after > 0 else None
         if after <= 0:
             del self.segments[key]
         if old == new:
             return
-        line = self._lines[old].pop(key) if old else self._line(key)
+        track = _track(key)
         if old:
+            tracks = self._members[old]
+            tracks[track].discard(key)
+            if not tracks[track]:
+                del tracks[track]
+            if tracks:
+                self._stale[old].add(track)
+            else:  # the batch's last segment: nothing of it is drawn any more
+                for kept in (self._members, self._merged, self._stale):
+                    kept.pop(old, None)
             self._drawn.pop(old, None)
         if new:
-            self._lines[new][key] = line
+            self._members[new][track].add(key)
+            self._stale[new].add(track)
             self._drawn.pop(new, None)
+
+    def _batch_lines(self, batch: Batch) -> list[QLineF]:
+        """A batch's lines: the union of each track, made again only for its stale tracks."""
+        tracks, merged = self._members[batch], self._merged[batch]
+        for track in self._stale.pop(batch, ()):
+            if track in tracks:
+                merged[track] = _union(batch, track, tracks[track])
+            else:
+                merged.pop(track, None)
+        return list(itertools.chain.from_iterable(merged.values()))
 
     @staticmethod
     def _line(key: Segment) -> QLineF:
@@ -178,15 +241,22 @@ class CableLayer(QGraphicsItem):
                 totals[rail] += count
         return dict(totals)
 
+    def drawn_lines(self) -> dict[Batch, list[QLineF]]:
+        """The lines each batch draws, as the next paint will draw them (for tests)."""
+        for batch in self._members:
+            if batch not in self._drawn:
+                self._drawn[batch] = self._batch_lines(batch)
+        return {batch: self._drawn[batch] for batch in self._members}
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        for batch in sorted(self._lines, key=lambda b: (b[1], b[2], b[0])):
+        for batch in sorted(self._members, key=lambda b: (b[1], b[2], b[0])):
             tier, rail, width = batch
-            if tier not in self.tiers or rail not in self.rails or not self._lines[batch]:
+            if tier not in self.tiers or rail not in self.rails:
                 continue
             lines = self._drawn.get(batch)
             if lines is None:
-                lines = self._drawn[batch] = list(self._lines[batch].values())
+                lines = self._drawn[batch] = self._batch_lines(batch)
             network = network_of_tier(tier)
             if network == COMPUTE:
                 pen = QPen(rail_colour(rail), width)

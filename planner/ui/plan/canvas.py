@@ -6,7 +6,7 @@ to the tile grid and the scale bar. ``PlanView`` adds the gestures that edit; th
 from __future__ import annotations
 
 from PySide6.QtCore import QRect, QRectF, Qt, Signal
-from PySide6.QtGui import QPainter, QPaintEvent
+from PySide6.QtGui import QPainter, QPaintEvent, QRegion
 from PySide6.QtWidgets import QGraphicsView, QStyleOptionGraphicsItem, QWidget
 
 from planner.model.geometry import extents
@@ -42,6 +42,8 @@ class PlanCanvas(QGraphicsView):
         self._route_ends: tuple[str, ...] = ()
         self._snap = True
         self._scale_box: QRectF | None = None
+        #: The viewport region the paint under way draws (empty between paints).
+        self._painting = QRegion()
         self._set_auto_fit(True)
 
     # ------------------------------------------------------------------- zoom
@@ -128,7 +130,11 @@ class PlanCanvas(QGraphicsView):
         # decided here, as the one place every change of zoom (wheel, fit, centring) passes through
         lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(self.transform())
         self.plan_scene.batch_footprints(lod < BATCH_BELOW_LOD)
-        super().paintEvent(event)
+        self._painting = event.region()
+        try:
+            super().paintEvent(event)
+        finally:
+            self._painting = QRegion()
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
         super().scrollContentsBy(dx, dy)
@@ -202,10 +208,18 @@ class PlanCanvas(QGraphicsView):
     # -------------------------------------------------------------- scale bar
     def scale_bar_rect(self) -> QRectF:
         """Where the scale bar is drawn (viewport pixels): clear of the plan's items and labels
-        where the view leaves a place for it (``planner.ui.plan.scale_bar``)."""
+        where the view leaves a place for it (``planner.ui.plan.scale_bar``).
+
+        When it moves, its old and new places must be painted afresh. A paint of the whole
+        viewport (every pan and zoom frame) already does that; only a partial one (an edit's
+        stretch) asks for those two boxes again. It used to ask for the whole viewport every
+        time the bar moved or changed length, which is on most pan and zoom frames: each frame
+        was painted twice."""
         box = scale_bar.place(self, self.pixels_per_m(), self._scale_box)
         if box != self._scale_box and self._scale_box is not None:
-            self.viewport().update()  # a partial repaint moved it: the old place is drawn afresh
+            moved = QRegion(self._scale_box.toAlignedRect()).united(box.toAlignedRect())
+            if not moved.subtracted(self._painting).isEmpty():
+                self.viewport().update(moved.boundingRect().adjusted(-1, -1, 1, 1))
         self._scale_box = box
         return box
 
