@@ -24,6 +24,8 @@ from functools import cache
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
+import msgspec
+
 from planner.io.atomic import write_atomic
 from planner.model.document import Document, id_numbers, natural_key
 from planner.model.objects import COLLECTIONS
@@ -49,6 +51,43 @@ def _line(value: Any) -> str:
     if _ITERENCODE is None or isinstance(value, str):
         return _ENCODER.encode(value)
     return "".join(_ITERENCODE(value, 0))
+
+
+#: msgspec's encoder (five times the C json encoder's speed on a plan's cables), compact.
+_COMPACT = msgspec.json.Encoder(order="sorted")
+#: Digits as "0", to find where msgspec may write a number otherwise than ``repr`` (``1e-07`` vs
+#: ``1e-7``, ``1e-05`` vs ``0.00001``, ``1e+16`` vs ``1e16``) with plain finds, 40 times a
+#: regular expression's speed; a string that merely looks so only costs the slow way.
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+
+
+def _maybe_other_float(blob: bytes) -> bool:
+    digits = blob.translate(_DIGITS_AS_ZERO)
+    return b"0e" in digits or b"0E" in digits or b"0.0000" in blob
+
+
+def _spaced_lines(records: list[dict[str, Any]]) -> str | None:
+    """``_line`` of each record joined by ",\\n  ", at msgspec's speed, or None where it could differ.
+
+    The compact text becomes the .hall's spaced one by putting a space after every "," and ":",
+    which is right only when each is a separator: the counts prove it, as a flat record of k
+    fields has exactly k − 1 separating commas and k colons, and a comma or colon inside a string
+    or a nested list would add to them.
+    """
+    try:
+        blob = _COMPACT.encode_lines(records)
+        fields = sum(map(len, records))
+    except (TypeError, OverflowError, msgspec.EncodeError):
+        return None
+    if blob.count(b",") != fields - len(records) or blob.count(b":") != fields or _maybe_other_float(blob):
+        return None
+    return blob[:-1].replace(b",", b", ").replace(b":", b": ").replace(b"\n", b",\n  ").decode("utf-8")
+
+
+def _joined(records: list[dict[str, Any]]) -> str:
+    """The records' lines, ",\\n  " between them."""
+    fast = _spaced_lines(records) if records else None
+    return fast if fast is not None else ",\n  ".join(map(_line, records))
 
 
 def _float_record(obj: Any) -> dict[str, Any]:
@@ -162,7 +201,7 @@ def pieces(snapshot: PlanSnapshot) -> Iterator[str]:
             records = _in_id_order(key, value) if key in snapshot.collections else value
             yield f" {_line(key)}: [\n"
             for start in range(0, len(records), TEXT_SLICE):
-                yield ("  " if start == 0 else ",\n  ") + ",\n  ".join(map(_line, records[start:start + TEXT_SLICE]))
+                yield ("  " if start == 0 else ",\n  ") + _joined(records[start:start + TEXT_SLICE])
             yield f"\n ]{comma}\n"
         else:
             yield f" {_line(key)}: {_line(value)}{comma}\n"
