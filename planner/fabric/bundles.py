@@ -48,6 +48,9 @@ class CableBundles:
         self._attrs_of: dict[str, tuple[RackPair, Attrs]] = {}
         self._pairs: dict[RackPair, Counter[Attrs]] = defaultdict(Counter)
         self._links: dict[RackPair, set[str]] = defaultdict(set)
+        #: The cables as counted (ids, their (pair, attrs)) until the first update indexes them:
+        #: a full validation never needs the index, an edit does.
+        self._unindexed: tuple[list[str], list[tuple[RackPair, Attrs]]] | None = None
         self._routes: dict[RackPair, Route] = {}
         self.listeners = list(listeners)
         self._count_all([link for network in DATA_NETWORKS for link in doc.links_in(network).values()])
@@ -74,12 +77,21 @@ class CableBundles:
         attrs = list(zip(map(_MEDIA, cables), map(_TIER, cables), map(_RAIL, cables)))
         ids = list(map(_ID, cables))
         entries = list(zip(pair_of, attrs))  # one tuple per cable for both the index and the counts
-        self._attrs_of.update(zip(ids, entries))
+        self._unindexed = ids, entries
         pairs = self._pairs
         for (pair, attr), n in Counter(entries).items():
             pairs[pair][attr] = n
+
+    def index_cables(self) -> None:
+        """Each cable's (pair, attrs) and each pair's cables, from the counted columns (an
+        edit needs them; made on the first, or before it when the caller has a moment)."""
+        if self._unindexed is None:
+            return
+        ids, entries = self._unindexed
+        self._unindexed = None
+        self._attrs_of.update(zip(ids, entries))
         links = self._links
-        for link_id, pair in zip(ids, pair_of):
+        for link_id, (pair, _attrs) in zip(ids, entries):
             links[pair].add(link_id)
 
     def listen(self, listener: Listener) -> None:
@@ -124,6 +136,7 @@ class CableBundles:
         and lay the ``rerouted`` pairs (from ``Router.refresh``: pair → whether its length along
         the trays changed) along their routes again. Returns the flows that changed and the
         cables of the pairs whose length changed."""
+        self.index_cables()
         taken: dict[RackPair, Counter[Attrs]] = defaultdict(Counter)
         laid: dict[RackPair, Counter[Attrs]] = defaultdict(Counter)
         others: set[str] = set()

@@ -21,6 +21,7 @@ from planner.fabric.routing import RackPair, Router
 from planner.fabric.trays import TrayLoads
 from planner.model.document import Document, natural_key, prefix_of
 from planner.model.geometry import bounds_of, point_in_polygon
+from planner.model.long_lived import long_lived_objects
 from planner.model.networks import network_of_tier
 from planner.model.objects import Zone
 from planner.rules.fabric_index import FabricIndex, still_connected
@@ -66,6 +67,7 @@ class Context:
         self._assigned: dict[str, tuple[str | None, str | None, str | None]] = {}
         self._sorted_on: dict[str, list[str]] = {}
         self._zone_of: dict[str, Zone | None] = {}
+        self._rack_order: tuple[list[str], set[str]] | None = None
         self._tree: STRtree | None = None
         self._tree_ids: list[str] = []
         self._moved: dict[str, tuple[float, float, float, float] | None] = {}
@@ -231,7 +233,9 @@ class Context:
         return self._zone_of[obj_id]
 
     def racks_in_zone(self, zone_id: str) -> list[str]:
-        return [r for r in sorted(self.doc.racks, key=natural_key) if (z := self.zone_of(r)) is not None and z.id == zone_id]
+        if self._rack_order is None:  # kept until a rack is added or removed (``forget``)
+            self._rack_order = sorted(self.doc.racks, key=natural_key), set(self.doc.racks)
+        return [r for r in self._rack_order[0] if (z := self.zone_of(r)) is not None and z.id == zone_id]
 
     # ------------------------------------------------------------------ spatial
     def shape(self, obj_id: str) -> Any:
@@ -305,9 +309,11 @@ class Context:
     # -------------------------------------------------------------------- trays
     def cable_bundles(self) -> CableBundles:
         """The cables counted per rack pair along the router's paths, built on first use and
-        then kept up to date by ``update_routes``."""
+        then kept up to date by ``update_routes``. Their 134k entries at 32k GPUs live as long
+        as the plan: made where the collector leaves them be (the GUI's cable layer asks first)."""
         if self._bundles is None:
-            self._bundles = CableBundles(self.doc, self.router(), self._route_listeners)
+            with long_lived_objects():
+                self._bundles = CableBundles(self.doc, self.router(), self._route_listeners)
         return self._bundles
 
     def watch_routes(self, listener: Listener) -> None:
@@ -340,6 +346,8 @@ class Context:
         the assignment index entries of ``assignments`` racks, and zone membership."""
         for rack_id in racks:
             self._racks.pop(rack_id, None)
+        if self._rack_order is not None and any((i in self.doc.racks) != (i in self._rack_order[1]) for i in racks):
+            self._rack_order = None
         if self._router is not None and racks:
             self._rerouted.update(self._router.refresh(racks))
         if spatial:

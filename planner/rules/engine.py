@@ -39,7 +39,10 @@ Write a module with functions decorated by ``@rule`` and add its name to ``RULE_
   ``(ctx) -> iterable of subjects`` that a full run calls once instead of calling the check for
   every subject. It returns, in any order, every subject the check may report (more is fine:
   the check still decides each one), from one loop with the lookups it needs hoisted out of
-  it; at 393k cables a call per cable is most of a full run. The incremental path ignores it.
+  it; at 393k cables a call per cable is most of a full run. The incremental path ignores it,
+  unless the rule also has ``narrowed``: ``(ctx, subjects) -> iterable of subjects``, the same
+  promise for the subjects an edit re-checks (N8's 2k cables of a moved network rack, its
+  lengths computed at once instead of a route lookup per cable).
 - ``basis`` lists the design-basis fields it uses as thresholds; ``source`` is the standard or
   datasheet behind the limit, ``source_field`` a basis field whose ``DesignBasis.source()``
   is cited instead (a plan can annotate its own sources).
@@ -51,7 +54,7 @@ The incremental result always equals a full run (tests/property/test_incremental
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Generator, Iterable
 from dataclasses import dataclass, field
 
 from planner.model.catalog import RACK_CDU, ROW_CDU
@@ -87,6 +90,7 @@ RULE_MODULES: list[str] = [
 
 Check = Callable[[Context, str, "Rule"], Iterable[Finding]]
 Candidates = Callable[[Context], Iterable[str]]
+Narrowed = Callable[[Context, Collection[str]], Iterable[str]]
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,7 @@ class Rule:
     source_field: str | None = None
     follows_routes: bool = False
     candidates: Candidates | None = None
+    narrowed: Narrowed | None = None
 
     @property
     def key(self) -> str:
@@ -155,7 +160,8 @@ CATALOGUE = Catalogue(RULE_MODULES)
 
 def rule(rule_id: str, *, scope: str, reads: Iterable[str], title: str = "", basis: Iterable[str] = (),
          source: str = "", source_field: str | None = None,
-         follows_routes: bool = False, candidates: Candidates | None = None) -> Callable[[Check], Check]:
+         follows_routes: bool = False, candidates: Candidates | None = None,
+         narrowed: Narrowed | None = None) -> Callable[[Check], Check]:
     """Register a check in the catalogue (see the module docstring)."""
     if scope not in SCOPES:
         raise ValueError(f"unknown scope {scope!r}")
@@ -163,7 +169,7 @@ def rule(rule_id: str, *, scope: str, reads: Iterable[str], title: str = "", bas
     def register(fn: Check) -> Check:
         new = Rule(id=rule_id, title=title or (fn.__doc__ or fn.__name__).strip().splitlines()[0], scope=scope,
                    reads=frozenset(reads), check=fn, basis=tuple(basis), source=source, source_field=source_field,
-                   follows_routes=follows_routes, candidates=candidates)
+                   follows_routes=follows_routes, candidates=candidates, narrowed=narrowed)
         CATALOGUE.add(new)
         return fn
 
@@ -257,6 +263,15 @@ class Delta:
         return self.full or bool(self.added or self.removed)
 
 
+def run_through(steps: Generator[str, None, Delta]) -> Delta:
+    """Every step of a ``full_run_steps``, and its Delta."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
 class Validator:
     """Live findings of one document: a full run on creation, then ``update(change)`` per edit.
 
@@ -265,7 +280,9 @@ class Validator:
     moved away from.
     """
 
-    def __init__(self, doc: Document, rules: Iterable[Rule] | None = None) -> None:
+    def __init__(self, doc: Document, rules: Iterable[Rule] | None = None, run: bool = True) -> None:
+        """``run`` false: no findings yet; the caller runs ``full_run_steps(forget=False)`` (the
+        context is new) before the first ``update``."""
         self.doc = doc
         self.rules = list(rules) if rules is not None else all_rules()
         self.ctx = Context(doc)
@@ -273,7 +290,9 @@ class Validator:
         self._device_rack: dict[str, str] = {}
         self._bounds: dict[str, tuple[float, float, float, float]] = {}
         self._sorted: list[Finding] | None = None
-        self.full_run()
+        if run:
+            with long_lived_objects():
+                run_through(self.full_run_steps(forget=False))
 
     @property
     def findings(self) -> list[Finding]:
@@ -284,12 +303,18 @@ class Validator:
     def full_run(self) -> Delta:
         """Validate everything (on load, and after design-basis, catalogue or outline changes)."""
         with long_lived_objects():
-            return self._full_run()
+            return run_through(self.full_run_steps())
 
-    def _full_run(self) -> Delta:
+    def full_run_steps(self, forget: bool = True) -> Generator[str, None, Delta]:
+        """``full_run`` a rule at a time: yields before the indices are made and before each
+        rule (its key), and returns the Delta. A caller may pause between steps (the GUI paints
+        a hall before checking it), but the document must not change meanwhile: after an edit,
+        start again. ``forget`` false skips dropping the context's caches (a new context)."""
         before = self.findings if self._results else []
         doc = self.doc
-        self.ctx.forget_all()
+        yield "indices"
+        if forget:
+            self.ctx.forget_all()
         self.ctx.changed_keys = None
         self.ctx.changed_ids = None
         self.ctx.index()
@@ -301,6 +326,7 @@ class Validator:
             self.ctx.cable_bundles()  # so that edits learn which cables they re-route
         ctx, results = self.ctx, self._results
         for r in self.rules:  # a plain loop: 400k checks at 32k GPUs
+            yield r.key
             check, key = r.check, r.key
             chosen = r.candidates(ctx) if r.candidates is not None else subjects(doc, r.scope, ctx)
             for subject in chosen:
@@ -340,9 +366,10 @@ class Validator:
         for r in rules:  # a plain loop: a network rack's move re-checks 2k cables
             targets = dirty[r.scope] | rerouted if r.follows_routes else dirty[r.scope]
             key, check, exists = r.key, r.check, _existing(ctx, r.scope)
+            maybe = None if r.narrowed is None else set(r.narrowed(ctx, targets))
             for subject in targets:
                 old = results.pop((key, subject), [])
-                new = [*check(ctx, subject, r)] if exists(subject) else []
+                new = [*check(ctx, subject, r)] if exists(subject) and (maybe is None or subject in maybe) else []
                 if new:
                     results[(key, subject)] = new
                 if old != new:

@@ -19,12 +19,11 @@ the Context keeps up to date (``planner.fabric.trays``).
 
 from __future__ import annotations
 
-import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import fields
 from itertools import repeat
-from operator import attrgetter, eq
+from operator import attrgetter
 
 import numpy as np
 
@@ -43,9 +42,11 @@ from planner.model.objects import (
 )
 from planner.model.ports import COMPUTE
 from planner.rules.context import CUT_OFF, Context
+from planner.rules.end_codes import end_codes
 from planner.rules.engine import HALL, HALL_SUBJECT, LINK, TRAY, Rule, rule
 from planner.rules.finding import ERROR, WARNING, Finding
 from planner.rules.ports_used import port_problems
+from planner.rules.route_lengths import ROUTED_TIERS, stale_among, stale_in_plan
 
 #: Every field of a cable but what installers record on it (its state and note: no rule reads
 #: them, so marking 98k cables verified re-checks nothing).
@@ -59,7 +60,7 @@ _A_DEVICE, _A_PORT, _B_DEVICE, _B_PORT, _LENGTH = map(
     attrgetter, ("a_device", "a_port", "b_device", "b_port", "length_m"))
 #: Tiers of the data networks' cables, which run along the trays and are routed (N8): power cords
 #: and hoses stay in their rack, their lengths from its geometry.
-_ROUTED_TIERS = frozenset(tier for network in DATA_NETWORKS for tier in TIERS_OF[network])
+_ROUTED_TIERS = ROUTED_TIERS
 #: The management networks' tiers: Ethernet whatever the compute fabric speaks.
 _MANAGEMENT_TIERS = frozenset(TIERS_OF[INBAND] + TIERS_OF[OOB])
 
@@ -150,23 +151,14 @@ def _port_speed(speeds: dict[str, dict[str, float]], devices: dict[str, Device],
 
 
 def _speed_candidates(ctx: Context) -> list[str]:
-    """Cables N3 may report: both ends' ports have a speed and they differ."""
-    doc = ctx.doc
+    """Cables N3 may report: both ends' ports have a speed and they differ (on the ends' codes)."""
     speeds = _speeds(ctx)
     if len({v for ports in speeds.values() for v in ports.values() if v}) <= 1:
         return []  # every port at one speed: no cable joins two speeds
-    # (type, port) → speed and device → type: two dict lookups per end in the loop over 196k cables
-    speed_of: dict[tuple[str | None, str], float] = {
-        (key, port): v for key, ports in speeds.items() for port, v in ports.items() if v}
-    type_of = {d.id: d.type for d in doc.devices.values()}
-    found = []
-    for link in doc.links.values():
-        sa = speed_of.get((type_of.get(link.a_device), link.a_port))
-        if sa is not None:
-            sb = speed_of.get((type_of.get(link.b_device), link.b_port))
-            if sb is not None and sa != sb:
-                found.append(link.id)
-    return found
+    codes = end_codes(ctx)
+    a_speed, b_speed = codes.at_ends(codes.table(speeds))
+    links = codes.links
+    return [links[i].id for i in np.flatnonzero((a_speed > 0) & (b_speed > 0) & (a_speed != b_speed)).tolist()]
 
 
 @rule("N3", scope=LINK, reads=_LINK_READS, source="IBTA / IEEE 802.3: both ends at one speed",
@@ -377,51 +369,9 @@ _ROUTE_READS = {*_ENDS, "link.length_m", "link.media", "link.label", "dev.rack",
                 "rack.x", "rack.y", "rack.rotation", "rack.row", "rack.type", "rack.name"}
 
 
-def _length_candidates(ctx: Context) -> list[str]:
-    """Cables N8 may report: the router's ``length`` of every cable at once, as numpy columns of
-    each end's rise (or height, in one rack) and each rack pair's tray run, each looked up once.
-    The same IEEE operations in the same order as ``Router.length``, so the same floats; a cable
-    with an end not in the plan gets NaN and is left out, as N8 leaves it. N8's check then
-    decides each cable returned."""
-    doc = ctx.doc
-    router = ctx.router()
-    links = [link for link in _data_links(doc) if link.tier in _ROUTED_TIERS]
-    if not links:
-        return []
-    places, tray, nan, count = router.places, router.tray, math.nan, len(links)
-    heights: dict[str, float] = {}
-    rises: dict[str, float] = {}
-    rack_of: dict[str, str] = {}
-    for device in doc.devices.values():
-        height = heights[device.id] = router.height_m(device.id)
-        rack_of[device.id] = device.rack
-        place = places.get(device.rack)
-        if place is not None:
-            rises[device.id] = place.top_m - height + tray
-    a_ids, b_ids = list(map(_A_DEVICE, links)), list(map(_B_DEVICE, links))
-    a_racks, b_racks = list(map(rack_of.get, a_ids)), list(map(rack_of.get, b_ids))
-    pairs = list(zip(a_racks, b_racks))
-    # None (an end not in the plan) is never in ``places``: the checks only tell mypy so.
-    paths: dict[tuple[str | None, str | None], float] = {
-        (a, b): router.tray_path(a, b)[0] for a, b in set(pairs)
-        if a is not None and b is not None and a in places and b in places}
-
-    def column(values: Iterable[float]) -> np.ndarray:
-        return np.fromiter(values, float, count)
-
-    same = np.fromiter(map(eq, a_racks, b_racks), bool, count)
-    apart = (column(map(rises.get, a_ids, repeat(nan))) + column(map(rises.get, b_ids, repeat(nan)))
-             + column(map(paths.get, pairs, repeat(nan))))
-    together = np.abs(column(map(heights.get, a_ids, repeat(nan))) - column(map(heights.get, b_ids, repeat(nan))))
-    run = np.where(same, together, apart)
-    now = np.ceil((run + np.maximum(run * router.slack_fraction, router.slack_min)) * 100 - 1e-6) / 100
-    stale = np.abs(now - column(map(_LENGTH, links))) > 0.005
-    return [links[i].id for i in np.flatnonzero(stale).tolist()]
-
-
 @rule("N8", scope=LINK, reads=_ROUTE_READS, basis=("cable_slack_fraction", "cable_slack_min_m", "tray_height_m"),
       source="DESIGN §5 Cables: routed length with slack", title="Cable lengths match their routes",
-      follows_routes=True, candidates=_length_candidates)
+      follows_routes=True, candidates=stale_in_plan, narrowed=stale_among)
 def length_current(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
     """After racks move, a stored length goes stale: an error where the cable bought is now too short."""
     doc = ctx.doc

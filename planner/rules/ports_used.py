@@ -7,46 +7,30 @@ after an edit of cables only.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import repeat
 from operator import attrgetter
 
 import numpy as np
 
 from planner.model.document import natural_key
-from planner.model.objects import Link
 from planner.rules.context import Context
+from planner.rules.end_codes import end_codes
 
 _A_DEVICE, _A_PORT, _B_DEVICE, _B_PORT = map(attrgetter, ("a_device", "a_port", "b_device", "b_port"))
 
 
-def _ports_sound(ctx: Context, links: list[Link], a_devices: list[str], b_devices: list[str]) -> bool:
+def _ports_sound(ctx: Context) -> bool:
     """Whether every cable end is a port of its device and no port has two cables (a sound plan),
     decided on integer codes (device × port) with numpy rather than on 786k (device, port) tuples
     at 131k GPUs. False means only: look closer (an end on a device not in the plan counts too)."""
-    doc, devices, count = ctx.doc, ctx.doc.devices, len(links)
-    cabled = list(devices)  # every device has a code (cheaper than the set of 393k cable ends)
-    device_code = {d: i for i, d in enumerate(cabled)}
-    types = list({device.type for device in devices.values()})
-    names = [doc.catalog[key].all_port_names() for key in types]
-    port_code: dict[str, int] = {}
-    for ports in names:
-        for port in ports:
-            port_code.setdefault(port, len(port_code))
-    missing, unknown = len(cabled), len(port_code)
-    valid = np.zeros((len(types) + 1, unknown + 1), dtype=bool)
+    codes = end_codes(ctx)
+    doc = ctx.doc
+    valid = codes.table({key: dict.fromkeys(doc.catalog[key].all_port_names(), 1.0) for key in codes.types}) > 0
     valid[-1, :] = True  # an end on a device not in the plan: never a problem (see _port_problems)
-    for row, ports in enumerate(names):
-        valid[row, [port_code[p] for p in ports]] = True
-    type_code = {key: i for i, key in enumerate(types)}
-    type_of = np.array([type_code[device.type] for device in devices.values()] + [len(types)], dtype=np.int64)
-    keys = []
-    for ends, port_of in ((a_devices, _A_PORT), (b_devices, _B_PORT)):
-        device_codes = np.fromiter(map(device_code.get, ends, repeat(missing)), np.int64, count)
-        port_codes = np.fromiter(map(port_code.get, map(port_of, links), repeat(unknown)), np.int64, count)
-        if not valid[type_of[device_codes], port_codes].all():
-            return False
-        keys.append(device_codes * (unknown + 1) + port_codes)
-    every = np.sort(np.concatenate(keys))
+    a_valid, b_valid = codes.at_ends(valid)
+    if not (a_valid.all() and b_valid.all()):
+        return False
+    width = len(codes.port_code) + 1
+    every = np.sort(np.concatenate([device * width + port for device, port in zip(codes.device, codes.port)]))
     return not (every[1:] == every[:-1]).any()
 
 
@@ -54,11 +38,11 @@ def port_problems(ctx: Context) -> list[tuple[str, str, tuple[str, ...]]]:
     """(device, port, links) of every port used by more than one cable or not on its device."""
     if (index := ctx.fabric_index()) is not None:
         return index.port_problems()
-    doc = ctx.doc
-    links = list(doc.links.values())
-    a_devices, b_devices = list(map(_A_DEVICE, links)), list(map(_B_DEVICE, links))
-    if _ports_sound(ctx, links, a_devices, b_devices):
+    if _ports_sound(ctx):
         return []
+    doc = ctx.doc
+    codes = end_codes(ctx)
+    links, a_devices, b_devices = codes.links, codes.a_devices, codes.b_devices
     a_ends = list(zip(a_devices, map(_A_PORT, links)))
     b_ends = list(zip(b_devices, map(_B_PORT, links)))
     used = set(a_ends)

@@ -1,0 +1,94 @@
+"""Which cables' stored lengths may no longer be their routes' (N8's candidates), for the whole
+plan at once and for the cables an edit re-checks.
+
+``Router.length`` of 134k data cables one by one is most of N8 at 32k GPUs; here it is worked
+as numpy columns: each cable's ends as device codes (``end_codes``, made once per pass for N2
+and N3 too), each device's height and rise and each rack pair's tray run looked up once, the
+pair of each cable found by ``np.unique`` over integer keys. The same IEEE operations in the same
+order as ``Router.length``, so the same floats; a cable with an end not in the plan gets NaN and
+is left out, as N8 leaves it. N8's check then decides each cable returned.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Sequence
+from itertools import repeat
+from operator import attrgetter
+
+import numpy as np
+
+from planner.fabric.routing import Router
+from planner.model.networks import DATA_NETWORKS, TIERS_OF
+from planner.model.objects import Device
+from planner.rules.context import Context
+from planner.rules.end_codes import end_codes
+
+#: The tiers whose cables run in the trays: every data network's.
+ROUTED_TIERS = frozenset(tier for network in DATA_NETWORKS for tier in TIERS_OF[network])
+_A_DEVICE, _B_DEVICE, _LENGTH, _TIER = map(attrgetter, ("a_device", "b_device", "length_m", "tier"))
+
+
+def stale_in_plan(ctx: Context) -> list[str]:
+    """N8's candidates among every cable of the plan."""
+    codes = end_codes(ctx)
+    links, count = codes.links, len(codes.links)
+    routed = np.flatnonzero(np.fromiter(map(ROUTED_TIERS.__contains__, map(_TIER, links)), bool, count))
+    lengths = np.fromiter(map(_LENGTH, links), float, count)[routed]
+    stale = _stale(ctx.router(), list(ctx.doc.devices.values()), codes.device[0][routed], codes.device[1][routed],
+                   lengths)
+    return [links[i].id for i in routed[stale].tolist()]
+
+
+def stale_among(ctx: Context, among: Collection[str]) -> list[str]:
+    """N8's candidates among the cables ``among`` (2k of a moved network rack)."""
+    doc = ctx.doc
+    links = [doc.links[i] for i in among if i in doc.links]
+    links = [link for link in links if link.tier in ROUTED_TIERS]
+    ends = {end for link in links for end in (link.a_device, link.b_device) if end in doc.devices}
+    devices = [doc.devices[i] for i in ends]
+    code = {device.id: n for n, device in enumerate(devices)}
+    count, missing = len(links), len(devices)
+    a_codes = np.fromiter(map(code.get, map(_A_DEVICE, links), repeat(missing)), np.int64, count)
+    b_codes = np.fromiter(map(code.get, map(_B_DEVICE, links), repeat(missing)), np.int64, count)
+    stale = _stale(ctx.router(), devices, a_codes, b_codes, np.fromiter(map(_LENGTH, links), float, count))
+    return [links[i].id for i in np.flatnonzero(stale).tolist()]
+
+
+def _stale(router: Router, devices: Sequence[Device], a_codes: np.ndarray, b_codes: np.ndarray,
+           lengths: np.ndarray) -> np.ndarray:
+    """Whether each cable's routed length (ends as codes into ``devices``; ``len(devices)`` for
+    an end not in the plan) differs from ``lengths`` by more than half a centimetre."""
+    if not len(lengths):
+        return np.zeros(0, dtype=bool)
+    places, tray, nan = router.places, router.tray, math.nan
+    count = len(devices)
+    heights = np.full(count + 1, nan)
+    rises = np.full(count + 1, nan)
+    rack_code: dict[str | None, int] = {}
+    racks = np.full(count + 1, -1, dtype=np.int64)  # -1: an end not in the plan
+    for n, device in enumerate(devices):
+        height = heights[n] = router.height_m(device.id)
+        racks[n] = rack_code.setdefault(device.rack, len(rack_code))
+        place = places.get(device.rack)
+        if place is not None:
+            rises[n] = place.top_m - height + tray
+    a_racks, b_racks = racks[a_codes], racks[b_codes]
+    same = a_racks == b_racks
+    # each rack pair's tray run once: the pairs as integer keys, unique'd
+    rack_ids = list(rack_code)
+    keys = (a_racks + 1) * (len(rack_ids) + 1) + (b_racks + 1)
+    unique, inverse = np.unique(keys, return_inverse=True)
+    width = len(rack_ids) + 1
+    runs = np.full(len(unique), nan)
+    for n, key in enumerate(unique.tolist()):
+        a, b = divmod(key, width)
+        rack_a = rack_ids[a - 1] if a else None
+        rack_b = rack_ids[b - 1] if b else None
+        if rack_a is not None and rack_b is not None and rack_a in places and rack_b in places:
+            runs[n] = router.tray_path(rack_a, rack_b)[0]
+    apart = rises[a_codes] + rises[b_codes] + runs[inverse.reshape(-1)]
+    together = np.abs(heights[a_codes] - heights[b_codes])
+    run = np.where(same, together, apart)
+    now = np.ceil((run + np.maximum(run * router.slack_fraction, router.slack_min)) * 100 - 1e-6) / 100
+    return np.abs(now - lengths) > 0.005
