@@ -316,6 +316,12 @@ class Context:
                 self._bundles = CableBundles(self.doc, self.router(), self._route_listeners)
         return self._bundles
 
+    def prepare_edits(self) -> None:
+        """Make now what the first edit would otherwise make (each cable's bundle: 60 ms at 32k
+        GPUs), for a caller with a moment to spare after a full run."""
+        if self._bundles is not None:
+            self._bundles.index_cables()
+
     def watch_routes(self, listener: Listener) -> None:
         """Tell ``listener`` every bundle's flow now and whenever the bundles are built again (a
         full run), then each edit's flows (the plan's cable layer draws from them)."""

@@ -153,6 +153,7 @@ class CompareController(QObject):
         if self.other is None or self.other_state is None:
             return
         live = self.window.live_validator
+        live.finish()  # a hall's first checks may still be running: the comparison needs them all
         doc = self.session.doc
         now = PlanState(list(live.findings), design_figures(live.context))
         self.diff = diff_plans(self.other, doc, old_state=self.other_state, new_state=now)

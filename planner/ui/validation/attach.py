@@ -49,6 +49,7 @@ def attach(window: MainWindow) -> None:
         counts.setText(live.summary())
 
     live.updated.connect(show_findings)
+    live.checking.connect(lambda _progress: counts.setText(live.summary()))
     scene.set_findings(live.severity_by_id())
     counts.setText(live.summary())
 

@@ -275,6 +275,7 @@ class FindingsDock(QDockWidget):
         self.setWidget(body)
 
         live.updated.connect(self._on_update)
+        live.checking.connect(lambda _progress: self.count_label.setText(live.summary()))
         self.model.set_findings(live.findings)
         self.count_label.setText(live.summary())
 
