@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable
 from itertools import repeat
 from operator import attrgetter
 
+import numpy as np
+
 from planner.fabric.routing import RackPair, Router
 from planner.model.document import Document
 from planner.model.networks import DATA_NETWORKS, network_of
@@ -34,9 +36,16 @@ Route = tuple[tuple[Point, ...], tuple[str, str]]
 Flow = tuple[Route, Counter[Attrs]]
 _ID, _A_DEVICE, _B_DEVICE, _MEDIA, _TIER, _RAIL = map(
     attrgetter, ("id", "a_device", "b_device", "media", "tier", "rail"))
-_MISSING = object()  # the rack of a device not in the plan (a floor device's rack may be None)
 #: Told the flows of the bundles as built (``fresh``) and then of every update.
 Listener = Callable[[list[Flow], bool], None]
+
+
+class _Codes(dict):
+    """Value → small integer, numbered as first seen."""
+
+    def __missing__(self, key: object) -> int:
+        code = self[key] = len(self)
+        return code
 
 
 class CableBundles:
@@ -48,9 +57,10 @@ class CableBundles:
         self._attrs_of: dict[str, tuple[RackPair, Attrs]] = {}
         self._pairs: dict[RackPair, Counter[Attrs]] = defaultdict(Counter)
         self._links: dict[RackPair, set[str]] = defaultdict(set)
-        #: The cables as counted (ids, their (pair, attrs)) until the first update indexes them:
-        #: a full validation never needs the index, an edit does.
-        self._unindexed: tuple[list[str], list[tuple[RackPair, Attrs]]] | None = None
+        #: The cables as counted (ids, each one's bundle as a place in the bundles, the bundles'
+        #: (pair, attrs)) until the first update indexes them: a full validation never needs the
+        #: index, an edit does.
+        self._unindexed: tuple[list[str], np.ndarray, list[tuple[RackPair, Attrs]]] | None = None
         self._routes: dict[RackPair, Route] = {}
         self.listeners = list(listeners)
         self._count_all([link for network in DATA_NETWORKS for link in doc.links_in(network).values()])
@@ -62,33 +72,51 @@ class CableBundles:
                 listener(everything, True)
 
     def _count_all(self, cables: list[Link]) -> None:
-        """Count every cable (393k at 131k GPUs): the columns of the cables are made with ``map``
-        and ``zip`` and counted with ``Counter``, so that the Python loop runs once per bundle,
-        not once per cable, except to list each pair's cables."""
-        rack_of = {d.id: d.rack for d in self.router.devices.values()}
-        a_racks = list(map(rack_of.get, map(_A_DEVICE, cables), repeat(_MISSING)))
-        b_racks = list(map(rack_of.get, map(_B_DEVICE, cables), repeat(_MISSING)))
-        if _MISSING in a_racks or _MISSING in b_racks:  # cables to devices not in the plan: count the others
-            kept = [i for i, (a, b) in enumerate(zip(a_racks, b_racks)) if a is not _MISSING and b is not _MISSING]
-            cables = [cables[i] for i in kept]
-            a_racks = [a_racks[i] for i in kept]
-            b_racks = [b_racks[i] for i in kept]
-        pair_of = list(zip(a_racks, b_racks))
-        attrs = list(zip(map(_MEDIA, cables), map(_TIER, cables), map(_RAIL, cables)))
-        ids = list(map(_ID, cables))
-        entries = list(zip(pair_of, attrs))  # one tuple per cable for both the index and the counts
-        self._unindexed = ids, entries
+        """Count every cable (393k at 131k GPUs) on integer columns: each cable's two racks,
+        media, tier and rail as codes (numbered as first seen), one key per cable, ``np.unique``
+        for the bundles, so that the Python loop runs once per bundle, not once per cable. The
+        bundles come out in the order their first cables are in (as ``Counter`` would count)."""
+        racks = _Codes()
+        rack_of = {d.id: racks[d.rack] for d in self.router.devices.values()}
+        count = len(cables)
+        a_racks = np.fromiter(map(rack_of.get, map(_A_DEVICE, cables), repeat(-1)), np.int64, count)
+        b_racks = np.fromiter(map(rack_of.get, map(_B_DEVICE, cables), repeat(-1)), np.int64, count)
+        columns = [(codes, np.fromiter(map(codes.__getitem__, map(attr, cables)), np.int64, count))
+                   for codes, attr in ((_Codes(), _MEDIA), (_Codes(), _TIER), (_Codes(), _RAIL))]
+        key = a_racks * len(racks) + b_racks
+        for codes, column in columns:
+            key = key * len(codes) + column
+        kept = np.flatnonzero((a_racks >= 0) & (b_racks >= 0))  # a cable to a device not in the plan: not counted
+        unique, first, inverse, counts = np.unique(key[kept], return_index=True, return_inverse=True,
+                                                   return_counts=True)
+        order = np.argsort(first, kind="stable")
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        names = [list(codes) for codes, _column in columns]
+        rack_ids = list(racks)
+        entries: list[tuple[RackPair, Attrs]] = []
         pairs = self._pairs
-        for (pair, attr), n in Counter(entries).items():
-            pairs[pair][attr] = n
+        for n in order.tolist():
+            code = int(unique[n])
+            values = []
+            for known in reversed(names):
+                code, value = divmod(code, len(known))
+                values.append(known[value])
+            a, b = divmod(code, len(rack_ids))
+            pair, attrs = (rack_ids[a], rack_ids[b]), (values[2], values[1], values[0])
+            entries.append((pair, attrs))
+            pairs[pair][attrs] = int(counts[n])
+        ids = list(map(_ID, cables)) if len(kept) == count else [cables[i].id for i in kept.tolist()]
+        self._unindexed = ids, rank[inverse.reshape(-1)], entries
 
     def index_cables(self) -> None:
         """Each cable's (pair, attrs) and each pair's cables, from the counted columns (an
         edit needs them; made on the first, or before it when the caller has a moment)."""
         if self._unindexed is None:
             return
-        ids, entries = self._unindexed
+        ids, bundle_of, bundles = self._unindexed
         self._unindexed = None
+        entries = list(map(bundles.__getitem__, bundle_of.tolist()))
         self._attrs_of.update(zip(ids, entries))
         links = self._links
         for link_id, (pair, _attrs) in zip(ids, entries):
