@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import product
+from operator import attrgetter
 
 from planner.fabric.management import access_ports, management_ports
 from planner.fabric.media import RJ45
@@ -43,6 +45,7 @@ _CABLED = (STORAGE_NET, INBAND, OOB)
 _ACCESS = {ROLE_INBAND_ACCESS: (INBAND, TIER_INBAND_ACCESS), ROLE_OOB_ACCESS: (OOB, TIER_OOB_ACCESS)}
 #: Shown in a finding: at most this many ports or switches.
 SHOWN = 5
+_A_DEVICE, _A_PORT, _B_DEVICE, _B_PORT = map(attrgetter, ("a_device", "a_port", "b_device", "b_port"))
 
 
 def _where(doc: Document, device_id: str) -> str:
@@ -151,26 +154,35 @@ def _network_port_use(ctx: Context, network: str) -> tuple[list[str], Counter[st
     def make() -> tuple[list[str], Counter[str]]:
         doc = ctx.doc
         access: Counter[str] = Counter()
-        cabled: set[tuple[str, str]] = set()
-        for link in doc.links_in(network).values():
-            cabled.update(((link.a_device, link.a_port), (link.b_device, link.b_port)))
-            if link.tier in (TIER_INBAND_ACCESS, TIER_OOB_ACCESS):
-                for device_id in (link.a_device, link.b_device):
-                    device = doc.devices.get(device_id)
-                    if device is not None and device.role in _ACCESS:
-                        access[device_id] += 1
-        ports: dict[tuple[str, str], list[str]] = {}  # per (type, role): few of them, many devices
+        links = list(doc.links_in(network).values())
+        cabled = set(zip(map(_A_DEVICE, links), map(_A_PORT, links)))  # (device, port) pairs made in C
+        cabled.update(zip(map(_B_DEVICE, links), map(_B_PORT, links)))
+        to_access = [link for link in links if link.tier in (TIER_INBAND_ACCESS, TIER_OOB_ACCESS)]
+        ends = Counter(map(_A_DEVICE, to_access))
+        ends.update(map(_B_DEVICE, to_access))
+        devices = doc.devices
+        for device_id, count in ends.items():
+            device = devices.get(device_id)
+            if device is not None and device.role in _ACCESS:
+                access[device_id] = count
         left: list[tuple[str, str]] = []
-        for d in doc.devices.values():
-            must = ports.get((d.type, d.role))
-            if must is None:
-                must = ports[d.type, d.role] = _must_cable(doc, d, network)
-            if must:
-                device_id = d.id
-                left += [(device_id, p) for p in must if (device_id, p) not in cabled]
+        for members in _devices_by_kind(ctx).values():  # a few kinds, many devices
+            must = _must_cable(doc, doc.devices[members[0]], network)
+            if must and (missing := set(product(members, must)) - cabled):
+                left += [(device_id, p) for device_id in members for p in must if (device_id, p) in missing]
         left.sort(key=lambda end: natural_key(end[0]))
         return [f"{d} {p}" for d, p in left], access
     return ctx.fabric_memo(f"network port use {network}", make, frozenset((network,)))
+
+
+def _devices_by_kind(ctx: Context) -> dict[tuple[str, str], list[str]]:
+    """The plan's device ids by (type, role), once per pass."""
+    def make() -> dict[tuple[str, str], list[str]]:
+        kinds: dict[tuple[str, str], list[str]] = {}
+        for device in ctx.doc.devices.values():
+            kinds.setdefault((device.type, device.role), []).append(device.id)
+        return kinds
+    return ctx.memo("devices by type and role", make)
 
 
 def _must_cable(doc: Document, device: Device, network: str) -> list[str]:
