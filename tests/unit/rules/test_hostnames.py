@@ -4,11 +4,13 @@ their limits: one device per name; labels of 63 characters, names of 253."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from planner.commands.base import History, SetFields
 from planner.model.objects import Device
 from planner.rules.engine import Validator, validate
-from planner.rules.hostnames import hostname_problem
+from planner.rules.hostnames import _ALL_VALID, hostname_problem
 
 
 def _rule(doc, rule_id):
@@ -110,3 +112,19 @@ def test_h2_names_the_hostname_a_user_set(plan):
     (finding,) = _rule(plan.doc, "H2")
     assert finding.subjects == (first,)
     assert "its hostname 'gpu_node_1'" in finding.message
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from(list("aZ9-. _é\n")), min_size=0, max_size=70), min_size=1, max_size=6))
+def test_the_one_match_over_every_name_agrees_with_each_names_check(names):
+    """H2's candidates: the names joined and matched at once find every name valid exactly when
+    ``hostname_problem`` finds nothing in any of them."""
+    joined = "\n".join(names)
+    together = joined.count("\n") == len(names) - 1 and _ALL_VALID.fullmatch(joined) is not None
+    assert together == all(not hostname_problem(name) for name in names)
+
+
+def test_long_names_at_and_over_the_limits_in_one_match():
+    at = ".".join(["a" * 63] * 3 + ["b" * 61])
+    assert len(at) == 253 and _ALL_VALID.fullmatch(f"R01-N1\n{at}")
+    assert not _ALL_VALID.fullmatch(f"R01-N1\n{at}b") and not _ALL_VALID.fullmatch("R01-N1\n" + "a" * 64)
