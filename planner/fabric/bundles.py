@@ -20,10 +20,12 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from itertools import repeat
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 
 from planner.fabric.routing import RackPair, Router
+from planner.model.codes import Codes
 from planner.model.document import Document
 from planner.model.networks import DATA_NETWORKS, network_of
 from planner.model.objects import Link, Point
@@ -38,14 +40,6 @@ _ID, _A_DEVICE, _B_DEVICE, _MEDIA, _TIER, _RAIL = map(
     attrgetter, ("id", "a_device", "b_device", "media", "tier", "rail"))
 #: Told the flows of the bundles as built (``fresh``) and then of every update.
 Listener = Callable[[list[Flow], bool], None]
-
-
-class _Codes(dict):
-    """Value → small integer, numbered as first seen."""
-
-    def __missing__(self, key: object) -> int:
-        code = self[key] = len(self)
-        return code
 
 
 class CableBundles:
@@ -76,13 +70,14 @@ class CableBundles:
         media, tier and rail as codes (numbered as first seen), one key per cable, ``np.unique``
         for the bundles, so that the Python loop runs once per bundle, not once per cable. The
         bundles come out in the order their first cables are in (as ``Counter`` would count)."""
-        racks = _Codes()
+        racks: Codes[str] = Codes()
         rack_of = {d.id: racks[d.rack] for d in self.router.devices.values()}
         count = len(cables)
         a_racks = np.fromiter(map(rack_of.get, map(_A_DEVICE, cables), repeat(-1)), np.int64, count)
         b_racks = np.fromiter(map(rack_of.get, map(_B_DEVICE, cables), repeat(-1)), np.int64, count)
-        columns = [(codes, np.fromiter(map(codes.__getitem__, map(attr, cables)), np.int64, count))
-                   for codes, attr in ((_Codes(), _MEDIA), (_Codes(), _TIER), (_Codes(), _RAIL))]
+        fields: list[tuple[Codes[Any], Callable[[Link], Any]]] = [(Codes(), _MEDIA), (Codes(), _TIER), (Codes(), _RAIL)]
+        columns = [(codes, np.fromiter(map(codes.__getitem__, map(field, cables)), np.int64, count))
+                   for codes, field in fields]
         key = a_racks * len(racks) + b_racks
         for codes, column in columns:
             key = key * len(codes) + column

@@ -2,21 +2,32 @@
 pass: N2 asks whether every end is a port of its device and no port takes two cables, N3 whether
 the two ends' port speeds differ. At 32k GPUs that is 192k cables, so the questions are asked of
 numpy columns (a table of types × ports indexed by the ends' codes), not by a dict lookup per end
-per rule; each column is made once, for both.
+per rule; each column is made once, for both, and the tiers, media and lengths once, when N7
+or N8 first asks.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import repeat
 from operator import attrgetter
 
 import numpy as np
 
+from planner.model.codes import Codes
 from planner.model.objects import Link
 from planner.rules.context import Context
 
-_A_DEVICE, _A_PORT, _B_DEVICE, _B_PORT = map(attrgetter, ("a_device", "a_port", "b_device", "b_port"))
+_A_DEVICE, _A_PORT, _B_DEVICE, _B_PORT, _LENGTH, _TIER, _MEDIA = map(
+    attrgetter, ("a_device", "a_port", "b_device", "b_port", "length_m", "tier", "media"))
+
+
+def _coded(links: list[Link], field: Callable[[Link], str]) -> tuple[np.ndarray, list[str]]:
+    codes: Codes[str] = Codes()
+    column = np.fromiter(map(codes.__getitem__, map(field, links)), np.int64, len(links))
+    return column, list(codes)
 
 
 @dataclass(frozen=True)
@@ -44,6 +55,21 @@ class EndCodes:
             if values:
                 table[row, [self.port_code[p] for p in values]] = list(values.values())
         return table
+
+    @cached_property
+    def lengths(self) -> np.ndarray:
+        """Each cable's stored length (m)."""
+        return np.fromiter(map(_LENGTH, self.links), float, len(self.links))
+
+    @cached_property
+    def tiers(self) -> tuple[np.ndarray, list[str]]:
+        """Each cable's tier as a code, and the tiers by code."""
+        return _coded(self.links, _TIER)
+
+    @cached_property
+    def media(self) -> tuple[np.ndarray, list[str]]:
+        """Each cable's media key as a code, and the keys by code."""
+        return _coded(self.links, _MEDIA)
 
     def at_ends(self, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``table``'s value at each cable's A end and B end."""

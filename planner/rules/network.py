@@ -31,7 +31,7 @@ from planner.fabric.trays import ROW, Tray, capacity_mm2
 from planner.model.catalog import NODE
 from planner.model.document import Document, id_numbers, natural_key
 from planner.model.labels import cable_label
-from planner.model.networks import DATA_NETWORKS, INBAND, OOB, TIERS_OF
+from planner.model.networks import DATA_NETWORKS, INBAND, OOB, TIERS_OF, network_of_tier
 from planner.model.objects import (
     RECORD_FIELDS,
     TIER_LEAF_SPINE,
@@ -186,30 +186,34 @@ def _data_links(doc: Document) -> list[Link]:
 
 
 def _reach_candidates(ctx: Context) -> list[str]:
-    """Data cables N7 may report: no media, unknown media, or longer than the media's reach.
-    Power cords and hoses have no media: reach does not apply to them."""
+    """Data cables N7 may report: no media, unknown media, or longer than the media's reach
+    (for its use: switch to switch where both ends have a role and the tier is above the nodes,
+    Ethernet on the management networks or an Ethernet fabric), on the cables' codes. Power
+    cords and hoses have no media: reach does not apply to them, nor to a tier of no data
+    network."""
     doc = ctx.doc
-    devices, media_of = doc.devices, doc.catalog.media
-    reaches: dict[tuple[str, bool, bool], float] = {}
-    found = []
-    roled = {d.id for d in devices.values() if d.role}  # a switch end: s2s where both ends have a role
-    ethernet_fabric = doc.basis.fabric_kind != "infiniband"  # as ``_ethernet``, hoisted
-    for link in _data_links(doc):
-        tier = link.tier
-        if tier and tier not in _ROUTED_TIERS:
-            continue
-        media = link.media
-        if not media or media not in media_of:
-            found.append(link.id)
-            continue
-        s2s = tier != TIER_NODE_LEAF and link.a_device in roled and link.b_device in roled
-        ethernet = ethernet_fabric or tier in _MANAGEMENT_TIERS
-        reach = reaches.get((media, s2s, ethernet))
-        if reach is None:
-            reach = reaches[(media, s2s, ethernet)] = media_of[media].reach_for(s2s, ethernet)
-        if link.length_m > reach + 1e-9:
-            found.append(link.id)
-    return found
+    codes = end_codes(ctx)
+    tier_of, tiers = codes.tiers
+    media_of, media = codes.media
+    ethernet_fabric = doc.basis.fabric_kind != "infiniband"  # as ``_ethernet``
+    checked = np.array([network_of_tier(t) in DATA_NETWORKS and (not t or t in _ROUTED_TIERS) for t in tiers],
+                       dtype=bool)
+    above_nodes = np.array([t != TIER_NODE_LEAF for t in tiers], dtype=bool)
+    ethernet = np.array([ethernet_fabric or t in _MANAGEMENT_TIERS for t in tiers], dtype=bool)
+    catalog = doc.catalog.media
+    known = np.array([bool(m) and m in catalog for m in media], dtype=bool)
+    reach = np.full((len(media), 2, 2), np.inf)
+    for code, key in enumerate(media):
+        if known[code]:
+            for s2s in (0, 1):
+                for eth in (0, 1):
+                    reach[code, s2s, eth] = catalog[key].reach_for(bool(s2s), bool(eth))
+    roled = np.array([bool(d.role) for d in doc.devices.values()] + [False], dtype=bool)
+    s2s = above_nodes[tier_of] & roled[codes.device[0]] & roled[codes.device[1]]
+    limit = reach[media_of, s2s.astype(np.int64), ethernet[tier_of].astype(np.int64)]
+    found = checked[tier_of] & (~known[media_of] | (codes.lengths > limit + 1e-9))
+    links = codes.links
+    return [links[i].id for i in np.flatnonzero(found).tolist()]
 
 
 @rule("N7", scope=LINK, reads=_LINK_READS, source="Catalogue media reach at 400G (DESIGN §5 Cables)",

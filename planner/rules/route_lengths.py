@@ -26,15 +26,16 @@ from planner.rules.end_codes import end_codes
 
 #: The tiers whose cables run in the trays: every data network's.
 ROUTED_TIERS = frozenset(tier for network in DATA_NETWORKS for tier in TIERS_OF[network])
-_A_DEVICE, _B_DEVICE, _LENGTH, _TIER = map(attrgetter, ("a_device", "b_device", "length_m", "tier"))
+_A_DEVICE, _B_DEVICE, _LENGTH = map(attrgetter, ("a_device", "b_device", "length_m"))
 
 
 def stale_in_plan(ctx: Context) -> list[str]:
     """N8's candidates among every cable of the plan."""
     codes = end_codes(ctx)
-    links, count = codes.links, len(codes.links)
-    routed = np.flatnonzero(np.fromiter(map(ROUTED_TIERS.__contains__, map(_TIER, links)), bool, count))
-    lengths = np.fromiter(map(_LENGTH, links), float, count)[routed]
+    links = codes.links
+    tier_of, tiers = codes.tiers
+    routed = np.flatnonzero(np.array([tier in ROUTED_TIERS for tier in tiers], dtype=bool)[tier_of])
+    lengths = codes.lengths[routed]
     stale = _stale(ctx.router(), list(ctx.doc.devices.values()), codes.device[0][routed], codes.device[1][routed],
                    lengths)
     return [links[i].id for i in routed[stale].tolist()]
