@@ -20,7 +20,6 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from itertools import repeat
 from operator import attrgetter
-from typing import Any
 
 import numpy as np
 
@@ -36,8 +35,8 @@ Attrs = tuple[str, str, int]
 Route = tuple[tuple[Point, ...], tuple[str, str]]
 #: Cables laid along (or, with negative counts, taken off) one route.
 Flow = tuple[Route, Counter[Attrs]]
-_ID, _A_DEVICE, _B_DEVICE, _MEDIA, _TIER, _RAIL = map(
-    attrgetter, ("id", "a_device", "b_device", "media", "tier", "rail"))
+_ID, _A_DEVICE, _B_DEVICE = map(attrgetter, ("id", "a_device", "b_device"))
+_ATTRS: Callable[[Link], Attrs] = attrgetter("media", "tier", "rail")
 #: Told the flows of the bundles as built (``fresh``) and then of every update.
 Listener = Callable[[list[Flow], bool], None]
 
@@ -66,8 +65,8 @@ class CableBundles:
                 listener(everything, True)
 
     def _count_all(self, cables: list[Link]) -> None:
-        """Count every cable (393k at 131k GPUs) on integer columns: each cable's two racks,
-        media, tier and rail as codes (numbered as first seen), one key per cable, ``np.unique``
+        """Count every cable (393k at 131k GPUs) on integer columns: each cable's two racks and
+        its (media, tier, rail) as codes (numbered as first seen), one key per cable, ``np.unique``
         for the bundles, so that the Python loop runs once per bundle, not once per cable. The
         bundles come out in the order their first cables are in (as ``Counter`` would count)."""
         racks: Codes[str] = Codes()
@@ -75,32 +74,23 @@ class CableBundles:
         count = len(cables)
         a_racks = np.fromiter(map(rack_of.get, map(_A_DEVICE, cables), repeat(-1)), np.int64, count)
         b_racks = np.fromiter(map(rack_of.get, map(_B_DEVICE, cables), repeat(-1)), np.int64, count)
-        fields: list[tuple[Codes[Any], Callable[[Link], Any]]] = [(Codes(), _MEDIA), (Codes(), _TIER), (Codes(), _RAIL)]
-        columns = [(codes, np.fromiter(map(codes.__getitem__, map(field, cables)), np.int64, count))
-                   for codes, field in fields]
-        key = a_racks * len(racks) + b_racks
-        for codes, column in columns:
-            key = key * len(codes) + column
+        kinds: Codes[Attrs] = Codes()
+        kind = np.fromiter(map(kinds.__getitem__, map(_ATTRS, cables)), np.int64, count)
+        key = (a_racks * len(racks) + b_racks) * len(kinds) + kind
         kept = np.flatnonzero((a_racks >= 0) & (b_racks >= 0))  # a cable to a device not in the plan: not counted
         unique, first, inverse, counts = np.unique(key[kept], return_index=True, return_inverse=True,
                                                    return_counts=True)
         order = np.argsort(first, kind="stable")
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order))
-        names = [list(codes) for codes, _column in columns]
+        pair_code, kind_code = np.divmod(unique[order], len(kinds))  # the keys taken apart again
+        a_codes, b_codes = np.divmod(pair_code, len(racks))
         rack_ids = list(racks)
-        entries: list[tuple[RackPair, Attrs]] = []
+        pair_list = zip(map(rack_ids.__getitem__, a_codes.tolist()), map(rack_ids.__getitem__, b_codes.tolist()))
+        entries: list[tuple[RackPair, Attrs]] = list(zip(pair_list, map(list(kinds).__getitem__, kind_code.tolist())))
         pairs = self._pairs
-        for n in order.tolist():
-            code = int(unique[n])
-            values = []
-            for known in reversed(names):
-                code, value = divmod(code, len(known))
-                values.append(known[value])
-            a, b = divmod(code, len(rack_ids))
-            pair, attrs = (rack_ids[a], rack_ids[b]), (values[2], values[1], values[0])
-            entries.append((pair, attrs))
-            pairs[pair][attrs] = int(counts[n])
+        for (pair, attrs), n in zip(entries, counts[order].tolist()):
+            pairs[pair][attrs] = n
         ids = list(map(_ID, cables)) if len(kept) == count else [cables[i].id for i in kept.tolist()]
         self._unindexed = ids, rank[inverse.reshape(-1)], entries
 
