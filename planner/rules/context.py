@@ -326,7 +326,10 @@ class Context:
         """Tell ``listener`` every bundle's flow now and whenever the bundles are built again (a
         full run), then each edit's flows (the plan's cable layer draws from them)."""
         self._route_listeners.append(listener)
-        self.cable_bundles().listen(listener)
+        if self._bundles is None:
+            self.cable_bundles()  # made now, it tells its listeners, this one among them
+        else:
+            self._bundles.listen(listener)
 
     def tray_loads(self) -> TrayLoads:
         """Cable loads of every tray, built on first use and then kept up to date by ``update_routes``."""

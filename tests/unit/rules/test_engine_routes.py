@@ -62,3 +62,27 @@ def test_only_the_rerouted_pairs_cables_are_named(hall):
     ctx.forget(racks={"rack-2"}, spatial=set(), assignments=set(), zones_changed=False)
     assert ctx.update_routes(set())[1] == {"link-1"}
     assert change.touched == {"rack-4"}
+
+
+@pytest.mark.parametrize("bundles_first", [False, True])
+def test_a_route_watcher_hears_each_flow_once(bundles_first):
+    """The plan's cable layer watches the routes; on a hall it does so before the first full
+    validation has made the bundles (the checks run after the first paint): either way it hears
+    the bundles once, and each edit's flows once."""
+    from planner.layout.templates import build_template
+    from planner.rules.context import Context
+
+    doc = build_template("pod", 4)
+    ctx = Context(doc)
+    if bundles_first:
+        ctx.cable_bundles()
+    heard: list[bool] = []
+    ctx.watch_routes(lambda _flows, fresh: heard.append(fresh))
+    assert heard == [True]
+    validator = Validator(doc)
+    validator.ctx = ctx
+    rack = next(iter(doc.racks))
+    validator.full_run()
+    heard.clear()
+    validator.update(edits.move_objects(doc, [rack], 0.0, 0.6).apply(doc))
+    assert heard == [False]
