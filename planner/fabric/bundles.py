@@ -112,8 +112,11 @@ class CableBundles:
         self.listeners.append(listener)
         listener(self.flows(), True)
 
-    def flows(self) -> list[Flow]:
-        """Every bundle as laid now (to build a consumer from scratch)."""
+    def flows(self, copied: bool = True) -> list[Flow]:
+        """Every bundle as laid now (to build a consumer from scratch); ``copied`` false: the
+        bundles' own counts, for a caller that reads them at once and keeps none."""
+        if not copied:
+            return [(self._routes[pair], counts) for pair, counts in self._pairs.items()]
         return [(self._routes[pair], Counter(counts)) for pair, counts in self._pairs.items()]
 
     def _route(self, pair: RackPair) -> Route:

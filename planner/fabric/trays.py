@@ -29,7 +29,6 @@ from planner.fabric.bundles import CableBundles, Flow, Route
 from planner.fabric.routing import Router
 from planner.model.basis import DesignBasis
 from planner.model.document import Document
-from planner.model.networks import DATA_NETWORKS, network_of_tier
 from planner.model.objects import Point
 
 ROW, CROSS = "row", "cross"
@@ -134,14 +133,13 @@ class TrayLoads:
         self._rows: dict[Tray, Counter[str]] = {}
         self._legs: dict[Route, list] = {}
         bundles = bundles or CableBundles(doc, Router(doc))
-        self.apply(bundles.flows())
+        self.apply(bundles.flows(copied=False))
 
     def apply(self, flows: list[Flow]) -> set[str]:
-        """Lay (and take off) the cables of ``flows``; the ids of the trays whose load changed."""
+        """Lay (and take off) the cables of ``flows`` (the bundles hold the data networks' cables
+        alone: power cords and hoses stay in their rack); the ids of the trays whose load changed."""
         changed: set[Tray] = set()
-        for route, every in flows:
-            # power cords and hoses stay in their rack: only data cables lie in a tray
-            counts = {attrs: n for attrs, n in every.items() if network_of_tier(attrs[1]) in DATA_NETWORKS}
+        for route, counts in flows:
             if not counts:
                 continue
             area = sum(self._areas.get(media, 0) * n for (media, _tier, _rail), n in counts.items())
