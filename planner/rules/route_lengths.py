@@ -26,7 +26,7 @@ from planner.rules.end_codes import end_codes
 
 #: The tiers whose cables run in the trays: every data network's.
 ROUTED_TIERS = frozenset(tier for network in DATA_NETWORKS for tier in TIERS_OF[network])
-_A_DEVICE, _B_DEVICE, _LENGTH = map(attrgetter, ("a_device", "b_device", "length_m"))
+_LENGTH, _A_DEVICE, _B_DEVICE = map(attrgetter, ("length_m", "a_device", "b_device"))
 
 
 def stale_in_plan(ctx: Context) -> list[str]:
