@@ -29,18 +29,19 @@ _HELD: WeakKeyDictionary[Context, dict[str, tuple[tuple, list[Record]]]] = WeakK
 
 
 def held_findings(ctx: Context, r: Rule, check: Callable[[Context], Iterator[Record]],
-                  signature: Callable[[Document], tuple], name: Callable[[Document, str], str],
+                  signature: Callable[[Context], tuple], name: Callable[[Document, str], str],
                   network: str) -> list[Finding]:
     """``r``'s findings: ``check``'s records, kept while nothing they read changed, worded now
     with ``name`` for each object id a record names. The records read the cables of ``network``
-    alone, so an edit of other networks' cables only keeps them too."""
+    alone, so an edit of other networks' cables only keeps them too. ``signature(ctx)`` is made
+    once per pass for a module's rules (it may hold the pass's column lists, ``columns``)."""
     held = _HELD.setdefault(ctx, {})
     changed = ctx.changed_keys
     kept = held.get(r.id)
     others_only = ctx.changed_networks is not None and network not in ctx.changed_networks
     if kept is None or changed is None or (any(key.startswith(_RECORD_INPUTS) for key in changed)
                                            and not others_only):
-        now = ctx.memo(f"signature of {signature.__module__}", lambda: signature(ctx.doc))
+        now = ctx.memo(f"signature of {signature.__module__}", lambda: signature(ctx))
         if kept is None or kept[0] != now:
             kept = held[r.id] = (now, list(check(ctx)))
     doc = ctx.doc

@@ -8,65 +8,35 @@ each device's draw on the design basis's ``load_basis`` times its ``liquid_fract
 over its QD pairs by the pairs on that manifold. Both rules are about the whole hall (a hose's
 edit touches no rack or device the engine would re-check); as the power-cord rules do, they keep
 what they found while the hoses, devices, catalogue and basis figures they read stay the same,
-and only word it again with the names of now.
+and only word it again with the names of now. Working it out, they test every hose at once on
+the pass's columns (``hose_columns``) and run their own code below only for the devices and
+manifolds the test leaves.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+
+import numpy as np
 
 from planner.fabric.hoses import CDU_SECONDARY_PAIR, is_liquid
-from planner.model.catalog import RACK_CDU, RACK_MANIFOLD
+from planner.model.catalog import RACK_MANIFOLD
 from planner.model.cords import draw_w
 from planner.model.document import Document
 from planner.model.ports import COOLANT, RETURN_STEM, SUPPLY_STEM, coolant_names
+from planner.rules.columns import cable_columns, device_columns
 from planner.rules.context import Context
 from planner.rules.engine import HALL, Rule, rule
 from planner.rules.figures import flow_lpm, kw
 from planner.rules.finding import ERROR, INFO, Finding
 from planner.rules.held import Record, held_findings
+from planner.rules.hose_columns import End, HoseIndex, hose_columns, liquid_heat_bound, stem
 
 _READS = {"link.a_device", "link.a_port", "link.b_device", "link.b_port", "link.tier",
           "dev.type", "dev.rack", "dev.name", "dev.hostname", "rack.name"}
 _SOURCE_C10 = ("Direct-to-chip liquid cooling: each cold-plate loop's supply and return QD on the rack manifold's "
                "supply and return headers, one plug per socket (OCP UQD specification)")
 _SOURCE_C11 = "Rack manifold datasheet (catalogue): rated flow; V̇ = 60 · P / (ρ · c_p · ΔT) (DESIGN §5 Cooling)"
-End = tuple[str, str]
-
-
-@dataclass
-class HoseIndex:
-    """The hoses by end (device, QD), the liquid-cooled devices, the manifolds and rack CDUs."""
-
-    by_end: dict[End, list[str]] = field(default_factory=dict)
-    liquid: list[str] = field(default_factory=list)
-    manifolds: list[str] = field(default_factory=list)
-    cdus: list[str] = field(default_factory=list)
-
-    def other_end(self, doc: Document, link_id: str, end: End) -> End:
-        link = doc.links[link_id]
-        return (link.b_device, link.b_port) if (link.a_device, link.a_port) == end else (link.a_device, link.a_port)
-
-
-def hose_index(ctx: Context) -> HoseIndex:
-    """The hoses indexed once per pass that needs them."""
-    def build() -> HoseIndex:
-        doc = ctx.doc
-        index = HoseIndex()
-        for device in doc.devices.values():
-            item = doc.catalog[device.type]
-            if item.kind == RACK_MANIFOLD:
-                index.manifolds.append(device.id)
-            elif item.kind == RACK_CDU and (item.coolant_ports or 0) >= CDU_SECONDARY_PAIR:
-                index.cdus.append(device.id)
-            elif is_liquid(item):
-                index.liquid.append(device.id)
-        for link in doc.links_in(COOLANT).values():
-            for end in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
-                index.by_end.setdefault(end, []).append(link.id)
-        return index
-    return ctx.memo("coolant hoses", build)
 
 
 def _name(doc: Document, object_id: str) -> str:
@@ -78,16 +48,12 @@ def _name(doc: Document, object_id: str) -> str:
     return rack.name if rack is not None else object_id
 
 
-def _stem(port: str) -> str:
-    return port.rstrip("0123456789")
-
-
 def _pair_problems(doc: Document, index: HoseIndex, device_id: str, pair: int) -> Iterator[Record]:
     """What is wrong with one QD pair of a device, as records."""
     device = doc.devices[device_id]
     mates: list[End] = []
-    for stem, words in ((SUPPLY_STEM, "supply"), (RETURN_STEM, "return")):
-        port = f"{stem}{pair}"
+    for stem_now, words in ((SUPPLY_STEM, "supply"), (RETURN_STEM, "return")):
+        port = f"{stem_now}{pair}"
         hoses = index.by_end.get((device_id, port), [])
         if not hoses:
             yield (ERROR, (device_id,), f"{{0}} {port} ({words}): no hose to a manifold in {{1}}",
@@ -104,8 +70,8 @@ def _pair_problems(doc: Document, index: HoseIndex, device_id: str, pair: int) -
             yield ERROR, (device_id, hoses[0]), f"{where}: not a rack manifold", named
         elif target.rack != device.rack:
             yield ERROR, (device_id, hoses[0]), f"{where}: the manifold is in another rack, not {{2}}", named
-        elif _stem(mate[1]) != stem:
-            other = "supply" if stem == RETURN_STEM else "return"
+        elif stem(mate[1]) != stem_now:
+            other = "supply" if stem_now == RETURN_STEM else "return"
             yield ERROR, (device_id, hoses[0]), f"{where}: {words} on the manifold's {other}", named
     split = len(mates) == 2 and mates[0][1][len(SUPPLY_STEM):] != mates[1][1][len(RETURN_STEM):]
     if len(mates) == 2 and (mates[0][0] != mates[1][0] or split):
@@ -116,22 +82,29 @@ def _pair_problems(doc: Document, index: HoseIndex, device_id: str, pair: int) -
 
 def _c10(ctx: Context) -> Iterator[Record]:
     doc = ctx.doc
-    index = hose_index(ctx)
-    if not index.by_end and index.liquid:  # hoses not planned yet: one line that says so (as P10)
-        yield (INFO, tuple(index.liquid), (f"No coolant hoses: {len(index.liquid):,} liquid-cooled devices are on "
-                                           f"no rack manifold (not planned yet; Plan ▸ Generate fabric…, or planner "
-                                           f"fabric, hoses them)"), ())
+    cols = hose_columns(ctx)
+    ids = cols.devices.ids
+    if not cols.cables.ids and len(cols.liquid):  # hoses not planned yet: one line that says so (as P10)
+        yield (INFO, tuple(ids[row] for row in cols.liquid.tolist()),
+               (f"No coolant hoses: {len(cols.liquid):,} liquid-cooled devices are on no rack manifold (not planned "
+                f"yet; Plan ▸ Generate fabric…, or planner fabric, hoses them)"), ())
         return
-    for device_id in index.liquid:
+    # the devices with a pair not soundly hosed, the CDUs, the manifolds with a QD hosed twice
+    liquid = cols.liquid[~cols.sound_pairs()[cols.liquid]].tolist()
+    slots = cols.on[:cols.devices.missing * cols.slots].reshape(cols.devices.missing, cols.slots)[cols.manifolds]
+    expected = np.arange(cols.slots) < 2 * cols.pairs[cols.devices.type_of[cols.manifolds]][:, None]
+    manifolds = cols.manifolds[(expected & (slots > 1)).any(axis=1)].tolist()
+    index = cols.index([*liquid, *cols.cdus.tolist(), *manifolds])
+    for device_id in (ids[row] for row in liquid):
         for pair in range(1, (doc.catalog[doc.devices[device_id].type].coolant_ports or 0) + 1):
             yield from _pair_problems(doc, index, device_id, pair)
-    racks_with_manifold = {doc.devices[m].rack for m in index.manifolds}
-    for cdu_id in index.cdus:
+    racks_with_manifold = {cols.devices.racks[m] for m in cols.manifolds.tolist()}
+    for cdu_id in (ids[row] for row in cols.cdus.tolist()):
         if doc.devices[cdu_id].rack in racks_with_manifold:
             for severity, subjects, template, named in _pair_problems(doc, index, cdu_id, CDU_SECONDARY_PAIR):
                 loop = template.replace("no hose to a manifold", "the loop is not hosed to a manifold")
                 yield severity, subjects, loop, named
-    for manifold_id in index.manifolds:
+    for manifold_id in (ids[row] for row in manifolds):
         for port in coolant_names(doc.catalog[doc.devices[manifold_id].type].coolant_ports):
             hoses = index.by_end.get((manifold_id, port), [])
             if len(hoses) > 1:
@@ -139,10 +112,10 @@ def _c10(ctx: Context) -> Iterator[Record]:
                        (manifold_id,))
 
 
-def manifold_flow(ctx: Context, manifold_id: str) -> tuple[float, float, int]:
-    """(liquid heat W, flow L/min, devices) of what is hosed to a manifold's supply QDs."""
+def manifold_flow(ctx: Context, index: HoseIndex, manifold_id: str) -> tuple[float, float, int]:
+    """(liquid heat W, flow L/min, devices) of what is hosed to a manifold's supply QDs (``index``
+    holds the manifold's hoses)."""
     doc = ctx.doc
-    index = hose_index(ctx)
     pairs: dict[str, int] = {}
     for port in coolant_names(doc.catalog[doc.devices[manifold_id].type].coolant_ports):
         if not port.startswith(SUPPLY_STEM):
@@ -163,25 +136,38 @@ def _c11(ctx: Context) -> Iterator[Record]:
     doc = ctx.doc
     basis = doc.basis
     props = basis.fluid_properties
-    for manifold_id in hose_index(ctx).manifolds:
-        rated = doc.catalog[doc.devices[manifold_id].type].rated_flow_lpm
-        heat, flow, devices = manifold_flow(ctx, manifold_id)
-        if flow > rated:
+    cols = hose_columns(ctx)
+    rows = cols.manifolds
+    rated = np.array([doc.catalog[key].rated_flow_lpm for key in cols.devices.type_keys] + [0.0],
+                     float)[cols.devices.type_of[rows]]
+    # the manifolds whose flow could reach their rating: the flow of a bound on their heat, a margin more
+    if len(rows):
+        per_w = flow_lpm(1.0, basis)
+        bound = liquid_heat_bound(ctx, cols)[rows]
+        if per_w > 0 and (bound >= 0).all():
+            rows = rows[bound * per_w * (1 + 1e-9) + 1e-9 > rated]
+    index = cols.index(rows.tolist())
+    for manifold_id in (cols.devices.ids[row] for row in rows.tolist()):
+        rated_now = doc.catalog[doc.devices[manifold_id].type].rated_flow_lpm
+        heat, flow, devices = manifold_flow(ctx, index, manifold_id)
+        if flow > rated_now:
             yield (ERROR, (manifold_id,),
                    (f"{{0}}: {devices:,} devices, {kw(heat)} liquid heat needs 60 × {heat / 1000:,.1f} / "
                     f"({props['density_kg_per_l']:g} × {props['cp_kj_per_kg_k']:g} × {basis.delta_t_k:g} K) = "
-                    f"{flow:,.1f} L/min of {basis.fluid}, rated {rated:,.1f} L/min"), (manifold_id,))
+                    f"{flow:,.1f} L/min of {basis.fluid}, rated {rated_now:,.1f} L/min"), (manifold_id,))
 
 
 _BASIS_FIELDS = ("fluid", "delta_t_k", "load_basis")
 
 
-def _signature(doc: Document) -> tuple:
-    """Everything the records read: the hoses' ends, each device's type and rack, the catalogue's
-    coolant and power figures and the basis's fluid, ΔT and load basis. Cheap beside the records,
-    so an edit that changes none of them (a rack renamed, a data cable by hand) only words them."""
-    return (tuple((h.id, h.a_device, h.a_port, h.b_device, h.b_port) for h in doc.links_in(COOLANT).values()),
-            tuple((d.id, d.type, d.rack) for d in doc.devices.values()),
+def _signature(ctx: Context) -> tuple:
+    """Everything the records read: the hoses' ids and ends, each device's type and rack, the
+    catalogue's coolant and power figures and the basis's fluid, ΔT and load basis. Cheap beside
+    the records (the pass's columns as tuples), so an edit that changes none of them (a rack
+    renamed, a data cable by hand) only words them."""
+    doc = ctx.doc
+    devices = device_columns(ctx)
+    return (cable_columns(ctx, COOLANT).ends(), devices.ids, devices.types, devices.racks,
             tuple((key, i.kind, i.coolant_ports, i.liquid_fraction, i.power_w, i.power_peak_w, i.rated_flow_lpm)
                   for key, i in doc.catalog.items.items()),
             tuple(getattr(doc.basis, name) for name in _BASIS_FIELDS))
