@@ -45,6 +45,8 @@ from planner.model.references import Reference, assignable, why_not_target
 from planner.ui.display_units import from_display, length_unit, to_display
 from planner.ui.session import DocumentSession
 
+_LABEL_ROLE, _FIELD_ROLE = QFormLayout.ItemRole.LabelRole, QFormLayout.ItemRole.FieldRole
+
 FiguresProvider = Callable[[Document, str], list[tuple[str, str]]]
 SEVERAL = "(several)"
 NONE_TEXT = "(none)"
@@ -318,14 +320,37 @@ class PropertiesDock(QDockWidget):
         combo.setCurrentIndex(0 if mixed else max(combo.findData(shared), 0))
 
     def _fill_figures(self, objs: list[Any]) -> None:
-        while self.figures_form.rowCount():
-            self.figures_form.removeRow(0)
         rows = self._figures_provider(self.doc, objs[0].id) if self._figures_provider and len(objs) == 1 else []
-        for label, value in rows:
-            text = QLabel(value)
-            text.setWordWrap(True)
-            self.figures_form.addRow(label, text)
+        if not self._refill_figures(rows):  # most edits change a figure or two, not the rows there are
+            form = self.figures_form
+            while form.rowCount():
+                form.removeRow(0)
+            for label, value in rows:
+                text = QLabel(value)
+                text.setWordWrap(True)
+                form.addRow(label, text)
         self.figures_box.setVisible(bool(rows))
+
+    def _refill_figures(self, rows: list[tuple[str, str]]) -> bool:
+        """Put new texts in the figure rows shown (a label keeps the text it has already), when
+        they are the rows ``addRow`` makes of ``rows`` (a row without a label has no label item);
+        whether they were."""
+        form = self.figures_form
+        if form.rowCount() != len(rows):
+            return False
+        shown = []
+        for row, (label, value) in enumerate(rows):
+            name, field = (form.itemAt(row, role) for role in (_LABEL_ROLE, _FIELD_ROLE))
+            name_label = name.widget() if name is not None else None
+            field_label = field.widget() if field is not None else None
+            if not isinstance(field_label, QLabel) or isinstance(name_label, QLabel) != bool(label):
+                return False
+            shown.append((name_label, label, field_label, value))
+        for name_label, label, field_label, value in shown:
+            if isinstance(name_label, QLabel):
+                name_label.setText(label)
+            field_label.setText(value)
+        return True
 
     # ---------------------------------------------------------------- editing
     def _line_edited(self, name: str) -> None:

@@ -104,3 +104,28 @@ def count_colour():
         return hits
 
     return count
+
+
+@pytest.fixture
+def shell_session(qapp):
+    """A session on the small test hall: R01–R03, each N1–N4 at U1, U5, U9, U13 and a 0U PDU;
+    BB-A01, BB-B01, CDU-01 (tests/data/shell_hall.hall)."""
+    from pathlib import Path
+
+    from planner.io import load
+    from planner.ui.session import DocumentSession
+
+    return DocumentSession(load(Path(__file__).resolve().parents[1] / "data" / "shell_hall.hall"))
+
+
+@pytest.fixture
+def shell_elevation(shell_session, qtbot):
+    """The rack elevation dock over ``shell_session``, shown."""
+    from planner.ui.elevation.dock import ElevationDock
+
+    dock = ElevationDock(shell_session)
+    qtbot.addWidget(dock)
+    dock.resize(360, 900)
+    dock.show()
+    qtbot.waitExposed(dock)
+    return dock

@@ -241,3 +241,24 @@ def test_sort_keys_stay_the_natural_keys_of_the_shown_text(dock):
                 assert keys[slot] == pytest.approx(float(shown), abs=0.005), (column, shown)
             else:
                 assert keys[slot] == text_key(shown), (column, shown)
+
+
+def test_the_columns_are_fitted_once_at_construction(qtbot, hall_text, monkeypatch):
+    """To the first rows when there are any (reading them is most of the dock's open time), else
+    to the headers and typical cells, and again when the first rows come."""
+    import planner.ui.cables.dock as cable_dock
+
+    fitted: list[int] = []
+    real = cable_dock.fit_columns
+    monkeypatch.setattr(cable_dock, "fit_columns", lambda view, typical=(): fitted.append(
+        view.model().rowCount()) or real(view, typical))
+    dock = CableDock(DocumentSession(loads(hall_text)))
+    qtbot.addWidget(dock)
+    assert len(fitted) == 1 and fitted[0] > 0
+    fitted.clear()
+    dock.filter.setText("no such cable anywhere")
+    dock.filter.setText("")
+    assert fitted == []
+    empty = CableDock(DocumentSession(Document()))
+    qtbot.addWidget(empty)
+    assert fitted == [0]

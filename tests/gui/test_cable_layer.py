@@ -143,3 +143,19 @@ def test_a_batch_draws_each_stretch_of_tray_once_and_follows_edits(make_window, 
     while window.session.undo_stack.canUndo():
         window.session.undo_stack.undo()
     assert _drawn(layer) == drawn
+
+
+def test_the_repaint_area_is_the_box_around_the_lines():
+    """What an edit repaints: the box around the touched segments' lines, widened by the pen."""
+    from PySide6.QtCore import QRectF
+
+    keys = {("node-leaf", 3, 1.0, 2.0, 9.5, 2.0): 1, ("leaf-spine", 0, 4.0, 1.0, 4.0, 7.25): 2,
+            ("storage-access", 1, 2.0, 8.0, 3.0, 8.0): 1}
+    area = QRectF()
+    for key in keys:
+        line = CableLayer._line(key)
+        area = area.united(QRectF(line.p1(), line.p2()).normalized())
+    pad = 150.0  # REPAINT_MARGIN_M at 100 scene units a metre
+    expected = area.adjusted(-pad, -pad, pad, pad)
+    got = CableLayer._area(keys)
+    assert [round(v, 6) for v in got.getRect()] == [round(v, 6) for v in expected.getRect()]

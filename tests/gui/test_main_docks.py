@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
-from planner.io import load
-from planner.ui.elevation.dock import MIME_TYPE, ElevationDock
+from planner.ui.elevation.dock import MIME_TYPE
 from planner.ui.properties_dock import SEVERAL, PropertiesDock
-from planner.ui.session import DocumentSession
-
-SHELL_HALL = Path(__file__).resolve().parents[1] / "data" / "shell_hall.hall"
 
 
 @pytest.fixture
-def session(qapp):
+def session(shell_session):
     """The test hall: R01–R03, each N1–N4 at U1, U5, U9, U13 and a 0U PDU; BB-A01, BB-B01, CDU-01."""
-    return DocumentSession(load(SHELL_HALL))
+    return shell_session
 
 
 @pytest.fixture
@@ -32,12 +26,8 @@ def props(session, qtbot):
 
 
 @pytest.fixture
-def elevation(session, qtbot):
-    dock = ElevationDock(session)
-    qtbot.addWidget(dock)
-    dock.resize(360, 900)
-    dock.show()
-    return dock
+def elevation(shell_elevation):
+    return shell_elevation
 
 
 def _type_into(qtbot, editor, text):
@@ -109,6 +99,36 @@ def test_figures_provider_fills_a_read_only_section(session, props):
     assert props.figures_form.rowCount() == 1
     label = props.figures_form.itemAt(0, props.figures_form.ItemRole.FieldRole).widget()
     assert label.text() == "6 kg"
+
+
+def test_figures_keep_their_rows_when_only_the_values_change(session, props):
+    rows = {"rack-1": [("Weight", "1 kg"), ("", "no label"), ("Power", "2 kW")],
+            "rack-2": [("Weight", "3 kg"), ("", "none either"), ("Power", "4 kW")],
+            "rack-3": [("Weight", "5 kg"), ("Heat", "6 kW")]}
+    props.set_figures_provider(lambda doc, obj_id: rows[obj_id])
+    form, roles = props.figures_form, props.figures_form.ItemRole
+
+    def shown():
+        return [(form.itemAt(row, roles.LabelRole).widget().text() if form.itemAt(row, roles.LabelRole) else "",
+                 form.itemAt(row, roles.FieldRole).widget().text()) for row in range(form.rowCount())]
+
+    session.select({"rack-1"})
+    assert shown() == rows["rack-1"]
+    fields = [form.itemAt(row, roles.FieldRole).widget() for row in range(form.rowCount())]
+    session.select({"rack-2"})  # the same rows: new texts in the labels shown
+    assert shown() == rows["rack-2"]
+    assert [form.itemAt(row, roles.FieldRole).widget() for row in range(form.rowCount())] == fields
+    assert all(label.wordWrap() for label in fields)
+    session.select({"rack-3"})  # other rows: made again
+    assert shown() == rows["rack-3"]
+    rows["rack-1"] = [("Weight", "7 kg"), ("Heat", "")]
+    rows["rack-2"] = [("", "7 kg"), ("Heat", "8 kW")]  # a label where there was none: made again
+    session.select({"rack-1"})
+    assert shown() == rows["rack-1"]
+    session.select({"rack-2"})
+    assert shown() == rows["rack-2"]
+    session.select(set())
+    assert form.rowCount() == 0 and props.figures_box.isHidden()
 
 
 # ------------------------------------------------------------------ elevation

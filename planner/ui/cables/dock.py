@@ -380,8 +380,7 @@ class CableDock(QDockWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.verticalHeader().setResizeContentsPrecision(FIT_ROWS)  # the first rows size the columns
-        self._fitted = False
-        fit_columns(self.table, TYPICAL)
+        self._fitted: bool | None = None  # never: _update_count below fits the columns once
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         body = QWidget()
         layout = QVBoxLayout(body)
@@ -425,8 +424,8 @@ class CableDock(QDockWidget):
 
     def _update_count(self, *args: object) -> None:
         total, shown = self.model.total(), self.model.rowCount()
-        if shown and not self._fitted:  # the first rows: the columns fit their cells too
-            self._fitted = True
+        if not self._fitted and (shown or self._fitted is None):  # at first, and at the first rows
+            self._fitted = bool(shown)  # fitted to cells too, or only to the headers and TYPICAL
             fit_columns(self.table, TYPICAL)
         self.count.setText(f"{total:,} cables" if shown == total else f"{shown:,} of {total:,} cables")
 

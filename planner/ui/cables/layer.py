@@ -56,6 +56,10 @@ Z_CABLES = 50
 #: plan's fit zoom of a 32k-GPU hall (about 8 px/m), rounded up.
 REPAINT_MARGIN_M = 1.5
 
+#: Where a segment is drawn across the tray (scene units): the bundle's offset from the rack
+#: centre line, and each rail's further offset.
+_BUNDLE_OFFSET, _RAIL_OFFSET = to_scene(BUNDLE_OFFSET_M), to_scene(RAIL_OFFSET_M)
+
 #: (tier, rail, x1, y1, x2, y2): one stretch of tray in metres, endpoints rounded to 1 cm.
 Segment = tuple[str, int, float, float, float, float]
 Batch = tuple[str, int, int]
@@ -128,19 +132,24 @@ class CableLayer(QGraphicsItem):
             for kept in (self._members, self._merged, self._stale, self._drawn):
                 kept.clear()
         touched: dict[Segment, int] = {}
+        segments = self.segments
+        # get, not a Counter's [], which calls __missing__ for each new key (600 a network rack edit)
+        count_of = segments.get
         for (points, _rows), counts in flows:
+            cables = [(tier, rail, n) for (_media, tier, rail), n in counts.items()]
             for (x1, y1), (x2, y2) in itertools.pairwise(points):
                 a, b = (round(x1, 2), round(y1, 2)), (round(x2, 2), round(y2, 2))
                 if a == b:
                     continue
                 if b < a:
                     a, b = b, a
-                for (_media, tier, rail), n in counts.items():
+                for tier, rail, n in cables:
                     key = (tier, rail, *a, *b)
-                    touched.setdefault(key, self.segments[key])
-                    self.segments[key] += n
+                    before = count_of(key, 0)
+                    touched.setdefault(key, before)
+                    segments[key] = before + n
         for key, before in touched.items():
-            self._restyle(key, before, self.segments[key])
+            self._restyle(key, before, segments[key])
         self._update_rect(fresh, touched)
         if fresh:
             self.update()
@@ -150,12 +159,14 @@ class CableLayer(QGraphicsItem):
     def _restyle(self, key: Segment, before: int, after: int) -> None:
         """Move a segment to the batch of its new width (or drop it with its last cable); its
         track's lines in both batches are made again at the next paint."""
-        old = (key[0], key[1], _width(before)) if before > 0 else None
-        new = (key[0], key[1], _width(after)) if after > 0 else None
+        old_width = _width(before) if before > 0 else 0
+        new_width = _width(after) if after > 0 else 0
         if after <= 0:
             del self.segments[key]
-        if old == new:
+        if old_width == new_width:
             return
+        old = (key[0], key[1], old_width) if old_width else None
+        new = (key[0], key[1], new_width) if new_width else None
         track = _track(key)
         if old:
             tracks = self._members[old]
@@ -184,22 +195,30 @@ class CableLayer(QGraphicsItem):
         return list(itertools.chain.from_iterable(merged.values()))
 
     @staticmethod
-    def _line(key: Segment) -> QLineF:
+    def _ends(key: Segment) -> tuple[float, float, float, float]:
+        """Where a segment is drawn (scene units): its rail's place across the tray."""
         _tier, rail, x1, y1, x2, y2 = key
-        shift = to_scene(BUNDLE_OFFSET_M) + (rail if rail else 9) * to_scene(RAIL_OFFSET_M)
+        shift = _BUNDLE_OFFSET + (rail if rail else 9) * _RAIL_OFFSET
         dx, dy = (0.0, shift) if abs(y2 - y1) <= abs(x2 - x1) else (shift, 0.0)
-        return QLineF(to_scene(x1) + dx, to_scene(y1) + dy, to_scene(x2) + dx, to_scene(y2) + dy)
+        return to_scene(x1) + dx, to_scene(y1) + dy, to_scene(x2) + dx, to_scene(y2) + dy
+
+    @staticmethod
+    def _line(key: Segment) -> QLineF:
+        return QLineF(*CableLayer._ends(key))
 
     @staticmethod
     def _area(keys: dict[Segment, int]) -> QRectF:
         """Where the touched segments are drawn, widened by the widest cosmetic pen at the
-        smallest zoom (a repaint of that stretch only, not of the whole plan)."""
-        area = QRectF()
-        for key in keys:
-            line = CableLayer._line(key)
-            area = area.united(QRectF(line.p1(), line.p2()).normalized())
+        smallest zoom (a repaint of that stretch only, not of the whole plan): the box around
+        their lines' ends, in plain numbers (a QLineF and a QRectF per segment cost 3 ms an edit
+        of a network rack)."""
         pad = to_scene(REPAINT_MARGIN_M)
-        return area.adjusted(-pad, -pad, pad, pad)
+        if not keys:
+            return QRectF().adjusted(-pad, -pad, pad, pad)
+        x1s, y1s, x2s, y2s = zip(*map(CableLayer._ends, keys), strict=True)
+        left, right = min(min(x1s), min(x2s)), max(max(x1s), max(x2s))
+        top, bottom = min(min(y1s), min(y2s)), max(max(y1s), max(y2s))
+        return QRectF(left - pad, top - pad, right - left + 2 * pad, bottom - top + 2 * pad)
 
     def _update_rect(self, fresh: bool, touched: dict[Segment, int]) -> None:
         """The bounding rectangle grows with new segments (and is made anew from a fresh build)."""

@@ -22,7 +22,6 @@ from PySide6.QtGui import (
     QDragEnterEvent,
     QDragMoveEvent,
     QDropEvent,
-    QFontMetrics,
     QKeyEvent,
     QMouseEvent,
     QPainter,
@@ -34,43 +33,22 @@ from PySide6.QtWidgets import QDockWidget, QMenu, QScrollArea, QWidget
 from planner.commands import Refusal
 from planner.commands.edits import move_device, place_device
 from planner.fabric.hand_commands import cabled_ports, end_words
-from planner.model.catalog import (
-    IN_RACK_KINDS,
-    NODE,
-    RACK_CDU,
-    RACK_MANIFOLD,
-    RACK_PDU,
-    STORAGE,
-    SWITCH,
-)
+from planner.model.catalog import IN_RACK_KINDS
 from planner.model.change import Change
 from planner.model.document import Document, prefix_of
 from planner.model.objects import Device
 from planner.ui.cables.hand import HandCabling
-from planner.ui.elevation.ports import (
-    End,
-    paint_ports,
-    port_cells,
-    port_menu,
-    port_tooltip,
-    power_cord_lines,
-    strip_left,
-)
+from planner.ui.elevation.front import BAY_WIDTH, CHANNEL_WIDTH, LEFT, TOP, FrontPicture
+from planner.ui.elevation.ports import End, port_cells, port_menu, port_tooltip, power_cord_lines
 from planner.ui.session import DocumentSession
 
 MIME_TYPE = "application/x-hallplanner-type"
 #: Height of one U on screen: the elevation fills the dock between these bounds (pixels).
 MIN_PX_PER_U = 9.0
 MAX_PX_PER_U = 20.0
-LEFT = 36
-TOP = 28
 BOTTOM = 10
-BAY_WIDTH = 200
-CHANNEL_WIDTH = 34
 #: Fields of a rack the elevation shows (the title, and the number of U from the type).
 SHOWN_RACK_FIELDS = {"name", "type"}
-KIND_COLOURS = {NODE: "#cfe8cf", SWITCH: "#cfe0f5", STORAGE: "#e3d7f0", RACK_PDU: "#f6dcc0", RACK_CDU: "#c9ecec",
-                RACK_MANIFOLD: "#bfe3f5"}
 
 
 class ElevationWidget(QWidget):
@@ -98,6 +76,8 @@ class ElevationWidget(QWidget):
         self.cabling.status_message.connect(self.status_message)
         self.cabling.cabled.connect(lambda _link_id: self.pick(None))
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # a click on a port gives it the keys
+        #: The front as last painted (``planner.ui.elevation.front``), made again after set_rack.
+        self.front = FrontPicture()
 
     @property
     def doc(self) -> Document:
@@ -112,6 +92,7 @@ class ElevationWidget(QWidget):
                                    or picked[1] not in self.doc.item_type(self.doc.devices[picked[0]]).all_port_names()):
             self.picked = None  # its device went (deleted, undone) or changed type
         self._drag = self._ghost = None
+        self.front.forget()
         self.updateGeometry()
         self.adjustSize()
         self.update()
@@ -238,88 +219,17 @@ class ElevationWidget(QWidget):
         event.accept()
 
     # ---------------------------------------------------------------- paint
+    def dragged_device(self) -> str | None:
+        """The device being dragged to another U (drawn darker), if any."""
+        return self._drag[0] if self._drag is not None else None
+
     def paintEvent(self, _event: QPaintEvent) -> None:
         painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.fillRect(self.rect(), self.palette().base())
-        if self.rack_id is None:
-            painter.setPen(self.palette().placeholderText().color())
-            painter.drawText(self.rect().adjusted(12, 12, -12, -12), Qt.TextFlag.TextWordWrap,
-                             "Select a rack (or a device in it) to see its front elevation.")
-            return
-        doc = self.doc
-        rack = doc.racks[self.rack_id]
-        total = self.rack_units()
-        text_colour = self.palette().text().color()
-        painter.setPen(text_colour)
-        bold = painter.font()
-        bold.setBold(True)
-        painter.setFont(bold)
-        painter.drawText(QRectF(LEFT, 4, BAY_WIDTH + CHANNEL_WIDTH, TOP - 8), Qt.AlignmentFlag.AlignLeft,
-                         f"{rack.name} — front, {total}U")
-        bold.setBold(False)
-        if self.picked is not None and self.picked[0] not in self.device_ids and self.picked[0] in doc.devices:
-            painter.setFont(bold)
-            painter.setPen(QColor("#1f5fbf"))  # the pick made in another rack, waiting for its far end
-            painter.drawText(QRectF(LEFT, 4, BAY_WIDTH + CHANNEL_WIDTH, TOP - 8), Qt.AlignmentFlag.AlignRight,
-                             f"from {end_words(doc, *self.picked)}")
-            painter.setPen(text_colour)
-        small = bold
-        small.setPointSizeF(max(6.5, bold.pointSizeF() * 0.8))
-        painter.setFont(small)
-        frame = QRectF(LEFT, TOP, BAY_WIDTH, total * self.px_per_u)
-        painter.fillRect(frame, QColor("#f4f4f4"))
-        grid = QPen(QColor("#d8d8d8"))
-        metrics = QFontMetrics(small)
-        step = next(s for s in (1, 2, 5, 10) if s * self.px_per_u >= metrics.height() * 0.9 or s == 10)
-        for u in range(1, total + 1):
-            rect = self.u_rect(u, 1)
-            painter.setPen(grid)
-            painter.drawLine(rect.topLeft(), rect.topRight())
-            if u % step:
-                continue
-            painter.setPen(text_colour)
-            painter.drawText(QRectF(0, rect.top(), LEFT - 6, self.px_per_u),
-                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(u))
-        painter.setPen(QPen(text_colour, 1.5))
-        painter.drawRect(frame)
-        painter.drawRect(QRectF(LEFT + BAY_WIDTH, TOP, CHANNEL_WIDTH, total * self.px_per_u))
-        selection = self.session.selection
-        zero_index = 0
-        zero_count = sum(1 for d in doc.devices_in(self.rack_id) if doc.catalog[d.type].height_u == 0)
-        for device in doc.devices_in(self.rack_id):
-            item = doc.catalog[device.type]
-            if item.height_u == 0:
-                rect = self.channel_rect(zero_index, zero_count)
-                zero_index += 1
-                label = device.name
-            else:
-                rect = self.u_rect(device.u, item.height_u).adjusted(2, 1, -2, -1)
-                label = f"{device.name}  {item.name}"
-            dragged = self._drag is not None and self._drag[0] == device.id
-            painter.setBrush(QColor(KIND_COLOURS.get(item.kind, "#e0e0e0")).darker(115 if dragged else 100))
-            painter.setPen(QPen(QColor("#1f5fbf") if device.id in selection else QColor("#555555"),
-                                2.5 if device.id in selection else 1))
-            painter.drawRect(rect)
-            painter.setPen(text_colour)
-            if item.height_u == 0:
-                painter.save()
-                painter.translate(rect.center())
-                painter.rotate(-90)
-                painter.drawText(QRectF(-rect.height() / 2, -rect.width() / 2, rect.height(), rect.width()),
-                                 Qt.AlignmentFlag.AlignCenter, metrics.elidedText(label, Qt.TextElideMode.ElideRight,
-                                                                                  int(rect.height())))
-                painter.restore()
-            else:
-                cells = self.port_cells(device)
-                width = strip_left(cells, rect) - rect.left() - 10
-                painter.drawText(rect.adjusted(6, 0, -4, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                                 metrics.elidedText(label, Qt.TextElideMode.ElideRight, int(width)))
-                if cells:
-                    paint_ports(painter, doc, device.id, cells, self.picked)
+        painter.drawPixmap(0, 0, self.front.pixmap(self))  # ``planner.ui.elevation.front``
         if self._ghost is not None:
             u, height = self._ghost
             colour = QColor("#2e7d32") if self._ghost_ok else QColor("#c62828")
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setPen(QPen(colour, 2, Qt.PenStyle.DashLine))
             painter.drawRect(self.u_rect(u, max(height, 1)).adjusted(1, 0, -1, 0))

@@ -289,41 +289,52 @@ class PlanScene(QGraphicsScene):
         """The items a subject's mark goes on: a device's rack, a cable's racks, else itself."""
         doc = self.doc
         prefix = prefix_of(subject)
-        if prefix == "dev":
-            device = doc.devices.get(subject)
-            return (device.rack,) if device is not None else ()
-        if prefix == "link":
+        if prefix == "link":  # the most marked (every cable a rack's move lengthens), so first
             link = doc.links.get(subject)
             if link is None:
                 return ()
-            return tuple({doc.devices[end].rack for end in (link.a_device, link.b_device) if end in doc.devices})
+            devices = doc.devices
+            a, b = devices.get(link.a_device), devices.get(link.b_device)
+            if a is None or b is None:
+                return (a.rack,) if a is not None else (b.rack,) if b is not None else ()
+            return (a.rack,) if a.rack == b.rack else (a.rack, b.rack)
+        if prefix == "dev":
+            device = doc.devices.get(subject)
+            return (device.rack,) if device is not None else ()
         return (subject,)
 
     def _place(self, subjects) -> set[str]:
         """Count the marks of ``subjects`` that have a severity on their items; returns the items."""
         dirty: set[str] = set()
+        findings, placed, marks, targets_of = self._findings, self._placed, self._marks, self._targets
         for subject in subjects:
-            severity = self._findings.get(subject)
+            severity = findings.get(subject)
             if severity is None:
                 continue
-            targets = self._targets(subject)
-            self._placed[subject] = targets
+            targets = placed[subject] = targets_of(subject)
+            slot = _SLOT[severity]
             for target in targets:
-                self._marks.setdefault(target, [0, 0])[_SLOT[severity]] += 1
+                counts = marks.get(target)
+                if counts is None:
+                    counts = marks[target] = [0, 0]
+                counts[slot] += 1
             dirty.update(targets)
         return dirty
 
     def _unplace(self, subjects) -> set[str]:
         """Take the marks of ``subjects`` off the items they were placed on; returns the items."""
         dirty: set[str] = set()
+        findings, placed, marks = self._findings, self._placed, self._marks
         for subject in subjects:
-            targets = self._placed.pop(subject, ())
-            slot = _SLOT[self._findings[subject]] if targets else 0
+            targets = placed.pop(subject, ())
+            if not targets:
+                continue
+            slot = _SLOT[findings[subject]]
             for target in targets:
-                counts = self._marks[target]
+                counts = marks[target]
                 counts[slot] -= 1
                 if counts == [0, 0]:
-                    del self._marks[target]
+                    del marks[target]
             dirty.update(targets)
         return dirty
 
