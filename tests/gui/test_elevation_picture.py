@@ -9,7 +9,7 @@ import pytest
 from planner.commands import SetFields
 from planner.commands.edits import move_objects
 from planner.ui.elevation import front
-from planner.ui.elevation.dock import ElevationWidget
+from planner.ui.elevation.dock import ElevationDock, ElevationWidget
 
 
 @pytest.fixture
@@ -122,3 +122,20 @@ def test_without_a_rack_the_hint_follows_the_width(session, elevation):
     assert _shown(elevation) == _afresh(elevation)
     elevation.resize(300, 400)
     assert _shown(elevation) == wide
+
+
+def test_the_hint_wraps_to_the_part_of_the_widget_in_view(shell_session, qtbot):
+    """In a dock narrower than a rack's front the widget scrolls; the hint is worded within the
+    part in view, not cut at the dock's edge."""
+    dock = ElevationDock(shell_session)
+    qtbot.addWidget(dock)
+    dock.resize(200, 600)
+    dock.show()
+    qtbot.waitExposed(dock)
+    widget = dock.elevation
+    shown = widget.visibleRegion().boundingRect()
+    assert 0 < shown.width() < widget.width()
+    image = widget.grab().toImage()
+    base = widget.palette().base().color().rgb()
+    assert {image.pixel(x, y) for x in range(shown.right() + 1, image.width()) for y in range(80)} == {base}
+    assert len({image.pixel(x, y) for x in range(shown.right() + 1) for y in range(80)}) > 2  # the hint is there

@@ -79,11 +79,18 @@ class FrontPicture:
         palette = widget.palette()
         away = end_words(doc, *picked) if picked is not None and picked[0] not in widget.device_ids \
             and picked[0] in doc.devices else None  # a pick in another rack is named in the title
-        # the hint without a rack wraps to the widget's width; a rack's front depends on its height
-        size = widget.height() if widget.rack_id is not None else widget.size()
+        # the hint without a rack wraps to the width in view; a rack's front depends on its height
+        size = widget.height() if widget.rack_id is not None else (widget.size(), _in_view(widget).width())
         return (id(doc), widget.rack_id, size, widget.devicePixelRatioF(),
                 frozenset(widget.session.selection & widget.device_ids), picked, away,
                 widget.dragged_device(), palette.cacheKey(), palette.currentColorGroup(), widget.font().key())
+
+
+def _in_view(widget: ElevationWidget) -> QRect:
+    """The part of the widget its scroll area shows (the widget keeps a rack's width, wider than
+    a narrow dock), or all of it when it is not shown."""
+    visible = widget.visibleRegion().boundingRect()
+    return QRect(0, 0, visible.right() + 1, widget.height()) if not visible.isEmpty() else widget.rect()
 
 
 def paint_front(widget: ElevationWidget, painter: QPainter, area: QRect) -> None:
@@ -93,7 +100,7 @@ def paint_front(widget: ElevationWidget, painter: QPainter, area: QRect) -> None
     painter.fillRect(area, widget.palette().base())
     if widget.rack_id is None:
         painter.setPen(widget.palette().placeholderText().color())
-        painter.drawText(widget.rect().adjusted(12, 12, -12, -12), Qt.TextFlag.TextWordWrap,
+        painter.drawText(_in_view(widget).adjusted(12, 12, -12, -12), Qt.TextFlag.TextWordWrap,
                          "Select a rack (or a device in it) to see its front elevation.")
         return
     doc = widget.doc

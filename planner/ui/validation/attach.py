@@ -14,7 +14,7 @@ from planner.rules.object_figures import describe
 from planner.rules.ppue import ppue_rows
 from planner.ui.validation.basis_dialog import edit_basis
 from planner.ui.validation.elevation_marks import ElevationMarks
-from planner.ui.validation.findings_dock import FindingsDock
+from planner.ui.validation.findings_dock import FindingsDock, keep_width
 from planner.ui.validation.live import FindingsUpdate, LiveValidator
 from planner.ui.validation.overlays import TRAYS, OverlayController
 
@@ -36,6 +36,7 @@ def attach(window: MainWindow) -> None:
 
     counts = QLabel()
     counts.setObjectName("findings_counts")
+    keep_width(counts, live)
     window.statusBar().addPermanentWidget(counts)
 
     scene = window.plan_view.plan_scene

@@ -213,6 +213,15 @@ class FindingsFilter(QSortFilterProxyModel):
         return finding.severity in self.severities and (not self.family or finding.family == self.family)
 
 
+def keep_width(label: QLabel, live: LiveValidator) -> None:
+    """Make ``label`` as wide as the widest count or progress it will show ("99,999 errors, 99,999
+    warnings"): a count that grew by a digit would otherwise widen the dock's minimum and, with
+    the docks at theirs, lay the whole window out again (40–60 ms on an edit at 32k GPUs)."""
+    rules = len(live.validator.rules)
+    widest = (f"{99_999:,} errors, {99_999:,} warnings", f"Checking the plan: {rules} of {rules} rules…")
+    label.setMinimumWidth(max(map(label.fontMetrics().horizontalAdvance, widest)))
+
+
 class FindingsDock(QDockWidget):
     """Lists the live findings; a click selects the subjects and asks the plan to centre on them."""
 
@@ -251,6 +260,7 @@ class FindingsDock(QDockWidget):
         bar.addWidget(self.family_box)
         bar.addStretch(1)
         self.count_label = QLabel()
+        keep_width(self.count_label, live)
         bar.addWidget(self.count_label)
         layout.addLayout(bar)
 
