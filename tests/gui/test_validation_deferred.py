@@ -4,11 +4,14 @@ again, and the findings at the end are a full run's of the plan as it is then.""
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 from PySide6.QtWidgets import QLabel
 
 from planner.commands import edits
 from planner.layout.templates import build_template
+from planner.model.long_lived import release
 from planner.rules.engine import Validator
 from planner.ui.validation import live as live_module
 
@@ -19,8 +22,11 @@ def _as_run(findings):
 
 @pytest.fixture
 def deferred(monkeypatch):
-    """Every plan with a cable counts as a hall (the pod has 700; a real hall 20k and more)."""
+    """Every plan with a cable counts as a hall (the pod has 700; a real hall 20k and more); what
+    a hall's window settles (``long_lived.settle``) is released after the test."""
     monkeypatch.setattr(live_module, "CHECK_AFTER_PAINT_FROM", 1)
+    yield
+    release()
 
 
 def test_the_window_shows_the_plan_first_and_the_findings_when_the_checks_end(qtbot, make_window, deferred):
@@ -39,6 +45,7 @@ def test_the_window_shows_the_plan_first_and_the_findings_when_the_checks_end(qt
     assert _as_run(live.findings) == expected
     assert window.findings_dock.model.rowCount() == len(expected)
     assert counts.text() == live.summary() and "error" in counts.text()
+    qtbot.waitUntil(lambda: gc.get_freeze_count() > 0)  # then, idle, the plan is settled
 
 
 def test_an_edit_during_the_checks_starts_them_again_and_is_in_the_result(qtbot, make_window, deferred):

@@ -27,7 +27,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from planner.model.change import Change
 from planner.model.document import prefix_of
-from planner.model.long_lived import long_lived_objects
+from planner.model.long_lived import long_lived_objects, release, settle
 from planner.rules.context import Context
 from planner.rules.engine import Delta, Validator
 from planner.rules.finding import ERROR, SEVERITIES, WARNING, Finding
@@ -93,6 +93,7 @@ class LiveValidator(QObject):
 
     def _start(self) -> None:
         doc = self.session.doc
+        release()  # the plan before, if one was settled, may be collected
         if len(doc.links) < CHECK_AFTER_PAINT_FROM:
             self._steps = None
             self._timer.stop()
@@ -131,6 +132,13 @@ class LiveValidator(QObject):
                 return
         self.checking.emit(self._progress())
 
+    def _prepare_edits(self) -> None:
+        """After a full run: what the first edit would make, and for a hall the collector's
+        full pass over the plan done now rather than on an edit (``settle``)."""
+        self.validator.ctx.prepare_edits()
+        if len(self.session.doc.links) >= CHECK_AFTER_PAINT_FROM:
+            settle()
+
     def finish(self) -> None:
         """End a deferred full run now (for whatever needs every finding at once)."""
         if self._steps is not None:
@@ -161,7 +169,7 @@ class LiveValidator(QObject):
         the engine reports a re-run rule's old and new findings even where they are equal)."""
         if delta.full:
             if not self.pending:  # once the window is idle, what the first edit would wait for
-                QTimer.singleShot(0, self.validator.ctx.prepare_edits)
+                QTimer.singleShot(0, self._prepare_edits)
             before = self._worst
             self._tally, self._worst, self._counts = {}, {}, Counter()
             added = list(self.validator.findings)
