@@ -201,3 +201,20 @@ def test_rack_elevation_outlines_devices_with_findings(qtbot, tmp_path, make_win
     assert colour.red() > 180 and colour.green() < 80  # the red outline
     window.session.select(["rack-2"])
     assert marks.marked() == {}
+
+
+def test_rack_elevation_rings_the_ports_of_cables_with_findings(qtbot, make_window):
+    """A cable a finding names gets its port ringed in the elevation of each rack it ends in;
+    the rack's other cables none (a network rack's 3k cables are looked at by their findings)."""
+    from planner.layout.templates import build_template
+
+    window = make_window(build_template("pod", 8))
+    doc = window.session.doc
+    link = next(link for link in doc.links.values() if link.tier == "node-leaf")
+    rack_id = doc.devices[link.a_device].rack
+    window.session.select([rack_id])
+    marks = window.elevation_marks
+    assert [link_id for link_id, _cell in marks.marked_ports()] == []
+    window.session.push(SetFields({link.id: {"length_m": link.length_m + 5.0}}, text="Longer"))  # N8 names it
+    assert window.live_validator.severity(link.id)
+    assert [link_id for link_id, _cell in marks.marked_ports()] == [link.id]

@@ -80,8 +80,14 @@ class ElevationMarks(QWidget):
         if rack_id is None or rack_id not in doc.racks or not hasattr(self.elevation, "port_cells"):
             return []
         severity = self.live.severity
+        # the devices with a flagged cable (a network rack's 49 switches have 3k cables, mostly
+        # without findings: each device's port table is made only where it could show a mark)
+        flagged = {end for link_id in self.elevation.link_ids if severity(link_id) and (link := doc.links.get(link_id))
+                   for end in (link.a_device, link.b_device)}
         marks = []
         for device in doc.devices_in(rack_id):
+            if device.id not in flagged:
+                continue
             cells = None
             for port, link_id in cabled_ports(doc, device.id).items():
                 if severity(link_id):
