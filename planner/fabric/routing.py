@@ -8,10 +8,9 @@ the route takes the crossing that gives the shortest run. Cables inside one rack
 rack's vertical manager from U to U.
 
 A hall larger than one room is laid out in *pods*: blocks of rows side by side, apart along the
-rows by a main aisle (``_Pod``: rows whose footprints along the row direction come within two
-cold aisles, 2 × ``front_aisle_min_m``, of each other are one pod, so a gap a row leaves for a
-column or a door never splits a room). Each pod has
-its own cross-aisle trunks (at its outer rack positions and over its network racks), and a
+rows by a main aisle (``planner.fabric.pods``: rows whose footprints along the row direction
+come within two cold aisles, 2 × ``front_aisle_min_m``, of each other are one pod, so a gap a
+row leaves for a column or a door never splits a room). Each pod has its own cross-aisle trunks (at its outer rack positions and over its network racks), and a
 *main trunk* runs across the rows' direction, over the middle row of the hall, joining the
 pods' end trunks: a cable between two pods runs along its row to its pod's end facing the other
 pod, along that trunk to the main trunk, along the main trunk to the other pod's facing end,
@@ -23,6 +22,10 @@ overlap is one pod and routes exactly as before. Slack (``cable_slack_fraction``
 a 32k-GPU hall routes in well under a second; ``refresh`` keeps one router current across edits
 (live validation and the plan's cable layer share it), re-routing only the rack pairs whose
 path an edit changed. ``route`` and ``recompute_lengths`` are the calls other parts use.
+
+The kept paths that use a crossing are indexed by it (``_crossers``), so that when a network
+rack's move shifts the crossing over it, ``refresh`` looks only at the paths that can change (at
+4,096 nodes, a few hundred of 15k pairs) instead of testing every kept pair.
 """
 
 from __future__ import annotations
@@ -32,10 +35,10 @@ import math
 import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from planner.commands.base import SetFields
 from planner.fabric.media import NO_MEDIA, EndConnectors, MediaChoice, choose_media, media_order
+from planner.fabric.pods import ONE_POD, PodLayout, RowKey, RowSpan, pod_layout
 from planner.model.catalog import INFINIBAND, SWITCH
 from planner.model.document import Document
 from planner.model.geometry import RACK_UNIT_M
@@ -71,58 +74,7 @@ def _along_x(rotation: int) -> bool:
 
 RackPair = tuple[str, str]
 TrayPath = tuple[float, list[Point]]
-#: A row of racks for the pod grouping: (runs along x, row name or the line it stands on).
-RowKey = tuple[bool, object]
-
-
-class _RowSpan(NamedTuple):
-    """A row's extent: rack centres along it (lo, hi), across it (lo, hi), footprint along it
-    (west, east), and the median of its racks across it (where the row is, whichever rack is
-    nudged)."""
-
-    lo: float
-    hi: float
-    across_lo: float
-    across_hi: float
-    west: float
-    east: float
-    median: float
-
-
-@dataclass
-class _Group:
-    """Rows being gathered into one pod: their extent so far and their keys."""
-
-    lo: float
-    hi: float
-    across_lo: float
-    across_hi: float
-    east: float
-    keys: list[RowKey]
-
-
-@dataclass(frozen=True)
-class _Pod:
-    """A block of rows: its extent along the rows (rack centres at its ends, where its end
-    trunks run) and across them."""
-
-    lo: float
-    hi: float
-    across_lo: float
-    across_hi: float
-
-
-@dataclass(frozen=True)
-class _PodLayout:
-    """The pods of one row direction, which pod each row is in, and where the main trunk runs
-    across the rows (over the middle row)."""
-
-    pods: tuple[_Pod, ...]
-    pod_of: dict[RowKey, int]
-    main: float
-
-
-_ONE_POD = _PodLayout((), {}, 0.0)
+CrosserKey = tuple[bool, float | None] | None
 
 
 class Router:
@@ -158,10 +110,15 @@ class Router:
         self._network = {d.rack for d in self.devices.values() if self._is_trunk_switch(d.id)}
         self.cross_x: list[float] = []
         self.cross_y: list[float] = []
-        self.pods: dict[bool, _PodLayout] = {True: _ONE_POD, False: _ONE_POD}
+        self.pods: dict[bool, PodLayout] = {True: ONE_POD, False: ONE_POD}
         self._set_crossings()
         self._paths: dict[RackPair, TrayPath] = {}
         self._pairs_of: dict[str, set[RackPair]] = {}
+        #: kept paths that use a crossing: (runs along x, the crossing) for one between two rows
+        #: crossing between its racks, (runs along x, None) for one crossing outside them, None
+        #: for one between pods; ``_crosser_key`` is each pair's entry
+        self._crossers: dict[CrosserKey, set[RackPair]] = {}
+        self._crosser_key: dict[RackPair, CrosserKey] = {}
         self._rises: dict[str, float] = {}
 
     def _place(self, rack: Rack) -> _RackPlace:
@@ -184,7 +141,7 @@ class Router:
         places = self.places.values()
         network = [self.places[r] for r in self._network if r in self.places]
         gap = 2 * self.doc.basis.front_aisle_min_m
-        pods = {along_x: _pod_layout([(k, v) for k, v in self._spans.items() if k[0] == along_x], gap)
+        pods = {along_x: pod_layout([(k, v) for k, v in self._spans.items() if k[0] == along_x], gap)
                 for along_x in (True, False)}
         cross_x = self._crossings([p.x for p in places], [p.x for p in network], pods[True])
         cross_y = self._crossings([p.y for p in places], [p.y for p in network], pods[False])
@@ -195,18 +152,18 @@ class Router:
         return moved or pods_moved, regrouped
 
     @staticmethod
-    def _crossings(all_coords: list[float], network_coords: list[float], layout: _PodLayout) -> list[float]:
+    def _crossings(all_coords: list[float], network_coords: list[float], layout: PodLayout) -> list[float]:
         if not all_coords:
             return []
         ends = [c for pod in layout.pods for c in (pod.lo, pod.hi)]
         return sorted({min(all_coords), max(all_coords), *ends, *network_coords})
 
-    def _span(self, row: RowKey) -> _RowSpan:
-        """A row's extent (``_RowSpan``), kept per row and made again for the rows an edit touched."""
+    def _span(self, row: RowKey) -> RowSpan:
+        """A row's extent (``RowSpan``), kept per row and made again for the rows an edit touched."""
         places = [self.places[r] for r in self._row_racks[row]]
         along = [p.x if p.along_x else p.y for p in places]
         across = [p.y if p.along_x else p.x for p in places]
-        return _RowSpan(min(along), max(along), min(across), max(across),
+        return RowSpan(min(along), max(along), min(across), max(across),
                         min(a - p.half_w for a, p in zip(along, places)),
                         max(a + p.half_w for a, p in zip(along, places)), statistics.median_low(across))
 
@@ -231,8 +188,9 @@ class Router:
         """Bring the router up to date after an edit touched these racks (moved, turned, re-typed,
         re-rowed, added, removed, or devices added to or taken from them).
 
-        Routes again the kept pairs of the touched racks, and every kept pair between rows when
-        the edit shifted a cross-aisle tray. Returns the pairs to lay again: those of the touched
+        Routes again the kept pairs of the touched racks, and, when the edit shifted a
+        cross-aisle tray, the kept pairs whose crossing that can move (``_may_cross_elsewhere``;
+        all of them when a row changed pod). Returns the pairs to lay again: those of the touched
         racks and those whose path changed, each with whether its length along the trays changed.
         """
         doc = self.doc
@@ -273,20 +231,72 @@ class Router:
         added = {True: set(self.cross_x) - before[True], False: set(self.cross_y) - before[False]}
         removed = {True: before[True] - set(self.cross_x), False: before[False] - set(self.cross_y)}
         changed: dict[RackPair, bool] = {}
-        for pair in self._paths if crossings_moved else stale:
+        if regrouped:  # a row changing pod re-routes all
+            candidates: Iterable[RackPair] = list(self._paths)
+        elif crossings_moved:
+            candidates = stale | self._may_cross_elsewhere(before, added, removed)
+        else:
+            candidates = stale
+        for pair in candidates:
             old = self._paths[pair]
             # paths along one row (two points) or inside a rack (one) never use a crossing, one
             # between rows of a pod changes only where its best crossing does, one between pods
-            # only when its pods' facing ends or the main trunk moved; a row changing pod re-routes all
+            # only when its pods' facing ends or the main trunk moved
             if pair not in stale and not regrouped and (
                     len(old[1]) < 4 or (len(old[1]) == 4 and self._keeps_crossing(pair, old[1], added, removed))
-                    or (len(old[1]) > 4 and not regrouped and self._keeps_trunks(pair, old[1]))):
+                    or (len(old[1]) > 4 and self._keeps_trunks(pair, old[1]))):
                 continue
             new = self._tray_path(*pair)
             if new != old or pair in stale:
-                self._paths[pair] = new
+                self._keep(pair, new)
                 changed[pair] = new[0] != old[0]
         return changed
+
+    def _may_cross_elsewhere(self, before: dict[bool, set[float]], added: dict[bool, set[float]],
+                             removed: dict[bool, set[float]]) -> set[RackPair]:
+        """The kept paths whose crossing the crossings' change may move (``_keeps_crossing``
+        decides each): those between pods, and, of a direction whose crossings changed, those
+        crossing outside their racks, those on a removed crossing, and those on the first old
+        crossing past an added one (a path crossing between its racks takes the first crossing
+        from its near end, so an added one can only come before that one)."""
+        found = set(self._crossers.get(None, ()))
+        for along_x in (True, False):
+            if not added[along_x] and not removed[along_x]:
+                continue
+            found |= self._crossers.get((along_x, None), set())
+            for crossing in removed[along_x]:
+                found |= self._crossers.get((along_x, crossing), set())
+            old = sorted(before[along_x])
+            for crossing in added[along_x]:
+                i = bisect.bisect_right(old, crossing)
+                if i < len(old):
+                    found |= self._crossers.get((along_x, old[i]), set())
+        return found
+
+    def _keep(self, pair: RackPair, path: TrayPath) -> None:
+        """Keep a pair's path, indexed in ``_crossers`` by the crossing it uses."""
+        self._unindex(pair)
+        self._paths[pair] = path
+        points = path[1]
+        if len(points) < 4:
+            return
+        key: CrosserKey = None
+        if len(points) == 4:
+            pa, pb = self.places[pair[0]], self.places[pair[1]]
+            along_x = pa.along_x
+            used = points[1][0] if along_x else points[1][1]
+            lo, hi = (min(pa.x, pb.x), max(pa.x, pb.x)) if along_x else (min(pa.y, pb.y), max(pa.y, pb.y))
+            key = (along_x, used if lo - 1e-9 <= used <= hi + 1e-9 else None)
+        self._crosser_key[pair] = key
+        self._crossers.setdefault(key, set()).add(pair)
+
+    def _unindex(self, pair: RackPair) -> None:
+        if pair in self._crosser_key:
+            key = self._crosser_key.pop(pair)
+            pairs = self._crossers[key]
+            pairs.discard(pair)
+            if not pairs:
+                del self._crossers[key]
 
     def _keeps_trunks(self, pair: RackPair, points: list[Point]) -> bool:
         """Whether a path between pods still runs where its pods' facing end trunks and the main
@@ -327,6 +337,7 @@ class Router:
 
     def _forget(self, pair: RackPair) -> None:
         del self._paths[pair]
+        self._unindex(pair)
         for rack_id in pair:
             self._pairs_of.get(rack_id, set()).discard(pair)
 
@@ -358,7 +369,8 @@ class Router:
         key = (a_rack, b_rack)
         path = self._paths.get(key)
         if path is None:
-            path = self._paths[key] = self._tray_path(a_rack, b_rack)
+            path = self._tray_path(a_rack, b_rack)
+            self._keep(key, path)
             self._pairs_of.setdefault(a_rack, set()).add(key)
             self._pairs_of.setdefault(b_rack, set()).add(key)
         return path
@@ -445,34 +457,6 @@ class Router:
 
 def _row_key(place: _RackPlace) -> RowKey:
     return place.along_x, place.row or round(place.y if place.along_x else place.x, 2)
-
-
-def _pod_layout(spans: list[tuple[RowKey, _RowSpan]], gap_m: float) -> _PodLayout:
-    """The pods of the rows running one way (``Router._span`` of each): rows whose footprints
-    along the rows come within ``gap_m`` of each other are one pod, in order along the rows; a
-    pod's ends are its outer rack centres."""
-    merged: list[_Group] = []
-    for key, span in sorted(spans, key=lambda kv: kv[1].west):
-        if merged and span.west < merged[-1].east + gap_m - 1e-9:
-            group = merged[-1]
-            group.lo, group.hi = min(group.lo, span.lo), max(group.hi, span.hi)
-            group.across_lo, group.across_hi = min(group.across_lo, span.across_lo), max(group.across_hi, span.across_hi)
-            group.east = max(group.east, span.east)
-            group.keys.append(key)
-        else:
-            merged.append(_Group(span.lo, span.hi, span.across_lo, span.across_hi, span.east, [key]))
-    if len(merged) < 2:
-        return _ONE_POD
-    pods = tuple(_Pod(group.lo, group.hi, group.across_lo, group.across_hi) for group in merged)
-    pod_of = {key: index for index, group in enumerate(merged) for key in group.keys}
-    # over the middle row (between the two middle rows of an even count), each row where most of
-    # its racks stand, not the middle of the rows' extent: moving one rack, of an outer row or of
-    # the middle one, must not move the trunk every cable between pods runs along (at 131k GPUs
-    # that re-routed them all: 1.7 s for one nudge)
-    centres = sorted(span.median for _key, span in spans)
-    half = len(centres) // 2
-    main = round(centres[half] if len(centres) % 2 else (centres[half - 1] + centres[half]) / 2, 6)
-    return _PodLayout(pods, pod_of, main)
 
 
 def route(doc: Document, link: Link) -> RouteResult:

@@ -49,7 +49,7 @@ class Context:
     def __init__(self, doc: Document) -> None:
         self.doc = doc
         self._route_listeners: list[Listener] = []
-        #: The ``prefix.field`` inputs of the edit being validated (``engine.changed_keys``); None
+        #: The ``prefix.field`` inputs of the edit being validated (``edit_kinds.changed_keys``); None
         #: in a full run.
         self.changed_keys: set[str] | None = None
         #: The networks whose cables the edit being validated changed, when it changed cables and

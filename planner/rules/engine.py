@@ -63,6 +63,7 @@ from planner.model.document import Document, prefix_of
 from planner.model.long_lived import long_lived_objects
 from planner.model.objects import RECORD_FIELDS
 from planner.rules.context import SPATIAL_PREFIXES, Context, object_bounds
+from planner.rules.edit_kinds import cables_only, changed_keys, changes_fabric
 from planner.rules.finding import Finding, sort_findings
 
 RACK, FLOOR_UNIT, BUSBAR, CDU, ZONE, DEVICE, LINK, TRAY, HALL = (
@@ -218,39 +219,6 @@ def _existing(ctx: Context, scope: str) -> Callable[[str], bool]:
     return getattr(doc, _COLLECTION_OF_SCOPE[scope]).__contains__
 
 
-#: Device fields no fabric structure depends on (see ``Context.fabric_memo``).
-_PLACEMENT_FIELDS = {"name", "u", "rack", "hostname", "notes"}
-#: Cable fields the fabric structure depends on: which ports it joins, and its tier (a label,
-#: media or length edit changes none of N2, N4, N5, N6).
-_LINK_STRUCTURE = {"a_device", "a_port", "b_device", "b_port", "tier"}
-
-
-def changes_fabric(change: Change) -> bool:
-    """Whether an edit can change the fabric's structure: cables added, removed or edited, or
-    devices added, removed or changed beyond their name and place."""
-    if any(prefix_of(i) in ("link", "dev") for i in change.added | change.removed):
-        return True
-    return any((prefix_of(obj_id) == "link" and names & _LINK_STRUCTURE)
-               or (prefix_of(obj_id) == "dev" and names - _PLACEMENT_FIELDS)
-               for obj_id, names in change.modified.items())
-
-
-def cables_only(change: Change) -> set[str] | None:
-    """The cables an edit touched when it touched nothing else (the fabric values are patched,
-    not recounted: ``Context.cables_changed``); None otherwise."""
-    touched = change.touched
-    return touched if all(obj_id.startswith("link-") for obj_id in touched) else None
-
-
-def changed_keys(change: Change) -> set[str]:
-    """The ``prefix.field`` inputs a change touched (``prefix.*`` for added or removed objects,
-    and for renames: messages quote names, so a rename concerns every rule reading that kind)."""
-    keys = {f"{prefix_of(i)}.*" for i in change.added | change.removed}
-    for obj_id, names in change.modified.items():
-        keys.update(f"{prefix_of(obj_id)}.{'*' if name == 'name' else name}" for name in names)
-    return keys
-
-
 @dataclass
 class Delta:
     """What an incremental update changed in the findings."""
@@ -287,6 +255,9 @@ class Validator:
         self.rules = list(rules) if rules is not None else all_rules()
         self.ctx = Context(doc)
         self._results: dict[tuple[str, str], list[Finding]] = {}
+        #: subjects with results, per rule with ``narrowed``: an edit re-checks only these and
+        #: the narrowed ones (not each of a moved network rack's 4.7k cables)
+        self._reported: dict[str, set[str]] = {}
         self._device_rack: dict[str, str] = {}
         self._bounds: dict[str, tuple[float, float, float, float]] = {}
         self._sorted: list[Finding] | None = None
@@ -319,6 +290,7 @@ class Validator:
         self.ctx.changed_ids = None
         self.ctx.index()
         self._results = {}
+        self._reported = {r.key: set() for r in self.rules if r.narrowed is not None}
         self._sorted = None
         self._device_rack = {d.id: d.rack for d in doc.devices.values()}
         self._bounds = {i: object_bounds(doc, i) for i in [*doc.racks, *doc.floor_units, *doc.obstacles]}
@@ -329,10 +301,13 @@ class Validator:
             yield r.key
             check, key = r.check, r.key
             chosen = r.candidates(ctx) if r.candidates is not None else subjects(doc, r.scope, ctx)
+            reported = self._reported.get(key)
             for subject in chosen:
                 found = [*check(ctx, subject, r)]
                 if found:
                     results[(key, subject)] = found
+                    if reported is not None:
+                        reported.add(subject)
         self.ctx.end_pass()
         return Delta(added=self.findings, removed=before, full=True)
 
@@ -365,11 +340,13 @@ class Validator:
         ctx, results = self.ctx, self._results
         for r in rules:  # a plain loop: a network rack's move re-checks 2k cables
             targets = dirty[r.scope] | rerouted if r.follows_routes else dirty[r.scope]
+            if r.narrowed is not None:
+                self._narrowed_update(r, targets, delta)
+                continue
             key, check, exists = r.key, r.check, _existing(ctx, r.scope)
-            maybe = None if r.narrowed is None else set(r.narrowed(ctx, targets))
             for subject in targets:
                 old = results.pop((key, subject), [])
-                new = [*check(ctx, subject, r)] if exists(subject) and (maybe is None or subject in maybe) else []
+                new = [*check(ctx, subject, r)] if exists(subject) else []
                 if new:
                     results[(key, subject)] = new
                 if old != new:
@@ -379,6 +356,27 @@ class Validator:
         if delta:
             self._sorted = None
         return delta
+
+    def _narrowed_update(self, r: Rule, targets: set[str], delta: Delta) -> None:
+        """Re-check a rule with ``narrowed`` for an edit's targets: the subjects it narrows them
+        to are checked, the targets that had results and are not among them lose those, and
+        the rest had none and still have none."""
+        ctx, results, key, check = self.ctx, self._results, r.key, r.check
+        assert r.narrowed is not None
+        exists = _existing(ctx, r.scope)
+        maybe = set(r.narrowed(ctx, targets))
+        reported = self._reported[key]
+        for subject in maybe | (reported & targets):
+            old = results.pop((key, subject), [])
+            new = [*check(ctx, subject, r)] if subject in maybe and exists(subject) else []
+            if new:
+                results[(key, subject)] = new
+                reported.add(subject)
+            else:
+                reported.discard(subject)
+            if old != new:
+                delta.removed.extend(old)
+                delta.added.extend(new)
 
     def _rebundled(self, change: Change) -> set[str]:
         """Cables whose bundle an edit may have changed: cables added, removed or edited, and the

@@ -19,6 +19,7 @@ from operator import attrgetter
 import numpy as np
 
 from planner.fabric.routing import Router
+from planner.model.geometry import RACK_UNIT_M
 from planner.model.networks import DATA_NETWORKS, TIERS_OF
 from planner.model.objects import Device
 from planner.rules.context import Context
@@ -26,7 +27,7 @@ from planner.rules.end_codes import end_codes
 
 #: The tiers whose cables run in the trays: every data network's.
 ROUTED_TIERS = frozenset(tier for network in DATA_NETWORKS for tier in TIERS_OF[network])
-_LENGTH, _A_DEVICE, _B_DEVICE = map(attrgetter, ("length_m", "a_device", "b_device"))
+_LENGTH, _A_DEVICE, _B_DEVICE, _RACK, _U = map(attrgetter, ("length_m", "a_device", "b_device", "rack", "u"))
 
 
 def stale_in_plan(ctx: Context) -> list[str]:
@@ -44,11 +45,12 @@ def stale_in_plan(ctx: Context) -> list[str]:
 def stale_among(ctx: Context, among: Collection[str]) -> list[str]:
     """N8's candidates among the cables ``among`` (2k of a moved network rack)."""
     doc = ctx.doc
-    links = [doc.links[i] for i in among if i in doc.links]
-    links = [link for link in links if link.tier in ROUTED_TIERS]
-    ends = {end for link in links for end in (link.a_device, link.b_device) if end in doc.devices}
-    devices = [doc.devices[i] for i in ends]
-    code = {device.id: n for n, device in enumerate(devices)}
+    links = [link for link in map(doc.links.get, among) if link is not None and link.tier in ROUTED_TIERS]
+    ends = set(map(_A_DEVICE, links))
+    ends.update(map(_B_DEVICE, links))
+    ends &= doc.devices.keys()  # C-level passes: this runs for each of a moved network rack's 4.7k cables
+    devices = list(map(doc.devices.__getitem__, ends))
+    code = dict(zip(ends, range(len(devices))))
     count, missing = len(links), len(devices)
     a_codes = np.fromiter(map(code.get, map(_A_DEVICE, links), repeat(missing)), np.int64, count)
     b_codes = np.fromiter(map(code.get, map(_B_DEVICE, links), repeat(missing)), np.int64, count)
@@ -64,20 +66,21 @@ def _stale(router: Router, devices: Sequence[Device], a_codes: np.ndarray, b_cod
         return np.zeros(0, dtype=bool)
     places, tray, nan = router.places, router.tray, math.nan
     count = len(devices)
-    heights = np.full(count + 1, nan)
-    rises = np.full(count + 1, nan)
-    rack_code: dict[str | None, int] = {}
+    # per device, as columns: ``Router.height_m`` (max(u - 1, 0) × a unit) and ``_rise`` (the
+    # rack's top less the height, plus the tray), NaN where the rack is not routed
+    rack_of = list(map(_RACK, devices))
+    rack_ids = list(dict.fromkeys(rack_of))
+    rack_code = {rack_id: n for n, rack_id in enumerate(rack_ids)}
     racks = np.full(count + 1, -1, dtype=np.int64)  # -1: an end not in the plan
-    for n, device in enumerate(devices):
-        height = heights[n] = router.height_m(device.id)
-        racks[n] = rack_code.setdefault(device.rack, len(rack_code))
-        place = places.get(device.rack)
-        if place is not None:
-            rises[n] = place.top_m - height + tray
+    racks[:count] = np.fromiter(map(rack_code.__getitem__, rack_of), np.int64, count)
+    tops = np.array([places[i].top_m if i in places else nan for i in rack_ids])
+    heights = np.full(count + 1, nan)
+    heights[:count] = np.maximum(np.fromiter(map(_U, devices), float, count) - 1, 0) * RACK_UNIT_M
+    rises = np.full(count + 1, nan)
+    rises[:count] = tops[racks[:count]] - heights[:count] + tray
     a_racks, b_racks = racks[a_codes], racks[b_codes]
     same = a_racks == b_racks
     # each rack pair's tray run once: the pairs as integer keys, unique'd
-    rack_ids = list(rack_code)
     keys = (a_racks + 1) * (len(rack_ids) + 1) + (b_racks + 1)
     unique, inverse = np.unique(keys, return_inverse=True)
     width = len(rack_ids) + 1

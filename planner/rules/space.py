@@ -4,7 +4,7 @@ that fit the rack's units and size without overlapping (S4), and an outline to c
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from shapely.geometry import LineString, box
@@ -34,18 +34,27 @@ def _bounds(ctx: Context) -> dict[str, tuple[float, float, float, float]]:
     return ctx.memo("footprint bounds", make)
 
 
-def _placement_candidates(ctx: Context, ids: list[str]) -> list[str]:
+def _bound_of(ctx: Context, whole_plan: bool) -> Callable[[str], tuple[float, float, float, float]]:
+    """A footprint's bounds: from ``_bounds`` for a full run's candidates, else shape by shape
+    (an edit's dozen racks and their neighbours, not the bounds of the whole hall)."""
+    if whole_plan:
+        return _bounds(ctx).__getitem__
+    return lambda obj_id: ctx.shape(obj_id).bounds
+
+
+def _placement_candidates(ctx: Context, ids: list[str], whole_plan: bool = True) -> list[str]:
     """Objects S1 may report: not covered by the outline, or whose bounds overlap another's by
     more than half the area S1 counts (bounds hold the shape, so a real overlap always shows; the
-    check decides each one). One STRtree query and one outline test for all of them."""
-    bounds = _bounds(ctx)
-    boxes = [bounds[i] for i in ids]
+    check decides each one). One STRtree query and one outline test for all of them; for a full
+    run, and (``whole_plan`` false) for the objects an edit re-checks."""
+    bound_of = _bound_of(ctx, whole_plan)
+    boxes = [bound_of(i) for i in ids]
     found = {ids[n] for n, covered in enumerate(ctx.outline_covers(boxes)) if not covered}
     for n, other in zip(*ctx.near_each(boxes)):
         obj_id = ids[n]
         if other == obj_id or obj_id in found:
             continue
-        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[n], bounds[other]
+        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[n], bound_of(other)
         if (min(ax1, bx1) - max(ax0, bx0)) * (min(ay1, by1) - max(ay0, by0)) > _AREA_EPS / 2 \
                 and min(ax1, bx1) > max(ax0, bx0):
             found.add(obj_id)
@@ -59,14 +68,16 @@ def _name(ctx: Context, obj_id: str) -> str:
 
 @rule("S1", scope=RACK, reads=_PLACE_READS, source="Hall survey: outline, columns and equipment footprints",
       title="Rack inside the hall, clear of obstacles and equipment",
-      candidates=lambda ctx: _placement_candidates(ctx, list(ctx.doc.racks)))
+      candidates=lambda ctx: _placement_candidates(ctx, list(ctx.doc.racks)),
+      narrowed=lambda ctx, ids: _placement_candidates(ctx, [i for i in ids if i in ctx.doc.racks], False))
 def rack_placement(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
     yield from _placement(ctx, rack_id, r)
 
 
 @rule("S1", scope=FLOOR_UNIT, reads=_PLACE_READS, source="Hall survey: outline, columns and equipment footprints",
       title="Floor unit inside the hall, clear of obstacles and equipment",
-      candidates=lambda ctx: _placement_candidates(ctx, list(ctx.doc.floor_units)))
+      candidates=lambda ctx: _placement_candidates(ctx, list(ctx.doc.floor_units)),
+      narrowed=lambda ctx, ids: _placement_candidates(ctx, [i for i in ids if i in ctx.doc.floor_units], False))
 def unit_placement(ctx: Context, unit_id: str, r: Rule) -> Iterator[Finding]:
     yield from _placement(ctx, unit_id, r)
 
@@ -173,30 +184,34 @@ def _aisle_sides(ctx: Context, rack_id: str) -> tuple[tuple[str, tuple[float, fl
             ("rear (hot) aisle", (-fx + 0.0, -fy + 0.0), basis.rear_aisle_min_m, basis.rear_aisle_vendor_min_m, "rear"))
 
 
-def _aisle_candidates(ctx: Context) -> list[str]:
+def _aisle_candidates(ctx: Context, rack_ids: Iterable[str] | None = None) -> list[str]:
     """Racks S2 may report: a strip in front or behind that the outline does not cover, or that
     the bounds of another footprint enter nearer than the aisle it needs (less half the margin S2
-    compares to). One STRtree query and one outline test for every rack's two strips."""
-    bounds = _bounds(ctx)
+    compares to). One STRtree query and one outline test for every rack's two strips; of the
+    plan, or of the racks ``rack_ids`` an edit re-checks (without them each rack costs S2 four
+    shapely probes)."""
+    bound_of = _bound_of(ctx, rack_ids is None)
+    racks = ctx.doc.racks
     owners: list[tuple[str, tuple[float, float], float]] = []
     strips = []
-    for rack_id in ctx.doc.racks:
+    for rack_id in racks if rack_ids is None else [i for i in rack_ids if i in racks]:
         for _label, direction, recommended, vendor, _side in _aisle_sides(ctx, rack_id):
             depth = max(recommended, vendor)
             owners.append((rack_id, direction, depth))
-            strips.append(_strip(bounds[rack_id], direction, depth))
+            strips.append(_strip(bound_of(rack_id), direction, depth))
     found = {owners[n][0] for n, covered in enumerate(ctx.outline_covers(strips)) if not covered}
     for n, other in zip(*ctx.near_each(strips)):
         rack_id, direction, depth = owners[n]
         if other != rack_id and rack_id not in found and \
-                _gap_at_least(strips[n], direction, bounds[other]) < depth - _GAP_EPS / 2:
+                _gap_at_least(strips[n], direction, bound_of(other)) < depth - _GAP_EPS / 2:
             found.add(rack_id)
     return list(found)
 
 
 @rule("S2", scope=RACK, reads=_PLACE_READS,
       basis=("front_aisle_min_m", "rear_aisle_min_m", "front_aisle_vendor_min_m", "rear_aisle_vendor_min_m"),
-      source_field="front_aisle_min_m", title="Front and rear aisle widths", candidates=_aisle_candidates)
+      source_field="front_aisle_min_m", title="Front and rear aisle widths", candidates=_aisle_candidates,
+      narrowed=_aisle_candidates)
 def aisles(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
     rack = ctx.doc.racks[rack_id]
     for label, direction, recommended, vendor, side in _aisle_sides(ctx, rack_id):

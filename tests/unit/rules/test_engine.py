@@ -5,7 +5,8 @@ from __future__ import annotations
 from planner.commands.base import SetFields
 from planner.model.change import Change
 from planner.rules import engine
-from planner.rules.engine import RACK, Validator, all_rules, changed_keys, rule, validate
+from planner.rules.edit_kinds import changed_keys
+from planner.rules.engine import RACK, Validator, all_rules, rule, validate
 from planner.rules.finding import ERROR, Finding, counts
 
 
@@ -77,7 +78,7 @@ def test_bundled_example_has_no_errors(example_doc):
 
 def test_which_edits_change_the_fabric_structure():
     from planner.model.change import Change
-    from planner.rules.engine import changes_fabric
+    from planner.rules.edit_kinds import changes_fabric
 
     assert not changes_fabric(Change(modified={"dev-1": {"name", "u", "rack"}, "rack-1": {"x", "name"}}))
     assert changes_fabric(Change(modified={"dev-1": {"role"}}))
