@@ -10,7 +10,7 @@ severity are kept here by difference and every view applies only what changed.
 
 A hall of more than ``CHECK_AFTER_PAINT_FROM`` cables is painted before its first full run:
 the run goes a rule at a time between turns of the event loop (``STEP_S`` at most each), with
-its progress in ``checking``, so the window shows the plan and answers while 1.4 s of checks
+its progress in ``checking``, so the window shows the plan and answers while a second of checks
 run (4,096 nodes); until they end the views show no findings and the status bar says so. An
 edit meanwhile starts the run again (the incremental path needs a complete one); whatever needs
 every finding at once (a comparison) calls ``finish``.
@@ -62,7 +62,7 @@ class LiveValidator(QObject):
 
     #: Emitted with a FindingsUpdate after each validation pass that changed the findings.
     updated = Signal(object)
-    #: A deferred full run's progress ("Checking the plan: 12 of 61 rules…"), "" when it ends.
+    #: A deferred full run's progress ("Checking the plan: 12 of 58 rules…"), "" when it ends.
     checking = Signal(str)
 
     def __init__(self, session: DocumentSession, parent: QObject | None = None) -> None:
