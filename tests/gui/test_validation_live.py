@@ -218,3 +218,16 @@ def test_rack_elevation_rings_the_ports_of_cables_with_findings(qtbot, make_wind
     window.session.push(SetFields({link.id: {"length_m": link.length_m + 5.0}}, text="Longer"))  # N8 names it
     assert window.live_validator.severity(link.id)
     assert [link_id for link_id, _cell in marks.marked_ports()] == [link.id]
+
+
+def test_a_findings_count_widens_its_label_once_and_never_narrows_it(qapp):
+    """A count one digit longer lays the window out once, not on every edit that changes it."""
+    from planner.ui.validation.findings_dock import show_count
+
+    label = QLabel()
+    show_count(label, "9 errors, 9 warnings")
+    narrow = label.minimumWidth()
+    show_count(label, "1,000 errors, 9 warnings")
+    wide = label.minimumWidth()
+    show_count(label, "9 errors, 9 warnings")
+    assert 0 < narrow < wide and label.minimumWidth() == wide

@@ -14,7 +14,7 @@ from planner.rules.object_figures import describe
 from planner.rules.ppue import ppue_rows
 from planner.ui.validation.basis_dialog import edit_basis
 from planner.ui.validation.elevation_marks import ElevationMarks
-from planner.ui.validation.findings_dock import FindingsDock, keep_width
+from planner.ui.validation.findings_dock import FindingsDock, show_count
 from planner.ui.validation.live import FindingsUpdate, LiveValidator
 from planner.ui.validation.overlays import TRAYS, OverlayController
 
@@ -36,7 +36,6 @@ def attach(window: MainWindow) -> None:
 
     counts = QLabel()
     counts.setObjectName("findings_counts")
-    keep_width(counts, live)
     window.statusBar().addPermanentWidget(counts)
 
     scene = window.plan_view.plan_scene
@@ -47,12 +46,12 @@ def attach(window: MainWindow) -> None:
             scene.set_findings(live.severity_by_id())
         else:
             scene.update_findings(update.marks)
-        counts.setText(live.summary())
+        show_count(counts, live.summary())
 
     live.updated.connect(show_findings)
-    live.checking.connect(lambda _progress: counts.setText(live.summary()))
+    live.checking.connect(lambda _progress: show_count(counts, live.summary()))
     scene.set_findings(live.severity_by_id())
-    counts.setText(live.summary())
+    show_count(counts, live.summary())
 
     # a setting of the plan, beside its title block and hall features (it sat after Quit in File)
     action = window.menu("&Plan").addAction("Design &basis…")

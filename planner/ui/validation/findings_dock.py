@@ -213,13 +213,15 @@ class FindingsFilter(QSortFilterProxyModel):
         return finding.severity in self.severities and (not self.family or finding.family == self.family)
 
 
-def keep_width(label: QLabel, live: LiveValidator) -> None:
-    """Make ``label`` as wide as the widest count or progress it will show ("99,999 errors, 99,999
-    warnings"): a count that grew by a digit would otherwise widen the dock's minimum and, with
-    the docks at theirs, lay the whole window out again (40–60 ms on an edit at 32k GPUs)."""
-    rules = len(live.validator.rules)
-    widest = (f"{99_999:,} errors, {99_999:,} warnings", f"Checking the plan: {rules} of {rules} rules…")
-    label.setMinimumWidth(max(map(label.fontMetrics().horizontalAdvance, widest)))
+def show_count(label: QLabel, text: str) -> None:
+    """Show a findings count; the label keeps the widest width it has had. A count one digit
+    longer widened the dock's minimum and, with the docks at theirs, laid the whole window out
+    again (40–60 ms on an edit at 32k GPUs), and back and forth as a nudge and its undo change
+    the count: now the window is laid out once, when a count is wider than any before."""
+    label.setText(text)
+    width = label.sizeHint().width()
+    if width > label.minimumWidth():
+        label.setMinimumWidth(width)
 
 
 class FindingsDock(QDockWidget):
@@ -260,7 +262,6 @@ class FindingsDock(QDockWidget):
         bar.addWidget(self.family_box)
         bar.addStretch(1)
         self.count_label = QLabel()
-        keep_width(self.count_label, live)
         bar.addWidget(self.count_label)
         layout.addLayout(bar)
 
@@ -285,16 +286,16 @@ class FindingsDock(QDockWidget):
         self.setWidget(body)
 
         live.updated.connect(self._on_update)
-        live.checking.connect(lambda _progress: self.count_label.setText(live.summary()))
+        live.checking.connect(lambda _progress: show_count(self.count_label, live.summary()))
         self.model.set_findings(live.findings)
-        self.count_label.setText(live.summary())
+        show_count(self.count_label, live.summary())
 
     def _on_update(self, update: FindingsUpdate) -> None:
         self.model.apply_update(update)
         if update.added and not update.full:  # a reset re-fits the columns by itself
             for column in (1, 2):
                 self.table.resizeColumnToContents(column)
-        self.count_label.setText(self.live.summary())
+        show_count(self.count_label, self.live.summary())
 
     def _refilter(self) -> None:
         severities = {s for s, box in self.severity_boxes.items() if box.isChecked()}
