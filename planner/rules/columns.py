@@ -18,6 +18,7 @@ from itertools import repeat
 
 import numpy as np
 
+from planner.model.codes import Codes
 from planner.rules.context import Context
 
 
@@ -123,6 +124,5 @@ def cable_columns(ctx: Context, network: str) -> CableColumns:
 def codes(values: list[str]) -> tuple[np.ndarray, list[str]]:
     """Each value's code (its index among the distinct values, in order of first use) and the
     distinct values."""
-    distinct = list(dict.fromkeys(values))
-    code = {value: i for i, value in enumerate(distinct)}
-    return np.fromiter(map(code.__getitem__, values), np.intp, len(values)), distinct
+    numbered: Codes[str] = Codes()
+    return np.fromiter(map(numbered.__getitem__, values), np.intp, len(values)), list(numbered)
