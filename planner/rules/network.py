@@ -179,12 +179,6 @@ def _ethernet(doc: Document, link: Link) -> bool:
     return link.tier in _MANAGEMENT_TIERS or doc.basis.fabric_kind != "infiniband"
 
 
-def _data_links(doc: Document) -> list[Link]:
-    """The data networks' cables (every routed tier is theirs; the power cords and hoses, 58k of
-    192k cables at 32k GPUs, are not looked at)."""
-    return [link for network in DATA_NETWORKS for link in doc.links_in(network).values()]
-
-
 def _reach_candidates(ctx: Context) -> list[str]:
     """Data cables N7 may report: no media, unknown media, or longer than the media's reach
     (for its use: switch to switch where both ends have a role and the tier is above the nodes,

@@ -15,7 +15,7 @@ from planner.model.document import natural_key
 from planner.rules.context import Context
 from planner.rules.end_codes import end_codes
 
-_A_DEVICE, _A_PORT, _B_DEVICE, _B_PORT = map(attrgetter, ("a_device", "a_port", "b_device", "b_port"))
+_A_PORT, _B_PORT = map(attrgetter, ("a_port", "b_port"))
 
 
 def _ports_sound(ctx: Context) -> bool:
