@@ -37,6 +37,7 @@ from planner.model.objects import (
     SIDES,
     UNDERLAY_KINDS,
     Meta,
+    NetBoxRecord,
     Point,
 )
 from planner.model.physical import basis_problem, item_problem, outline_problem, polygon_problem
@@ -63,6 +64,7 @@ HallFileContent = make_dataclass("HallFileContent", [
     ("basis", DesignBasis, field(default_factory=DesignBasis)),
     ("outline", list[Point], field(default_factory=list)),
     ("catalog", list[CatalogItem], field(default_factory=list)),
+    ("netbox", NetBoxRecord, field(default_factory=NetBoxRecord)),
     *[(attr, list[cls], field(default_factory=list)) for attr, cls in COLLECTIONS.values()],  # type: ignore[valid-type]
 ])
 _TOP_KEYS = {f.name for f in fields(HallFileContent)}
@@ -251,7 +253,7 @@ def _document(file: Any) -> Document:
         for objects in collections.values():
             for obj in objects:
                 doc.add(obj)
-    doc.meta, doc.basis, doc.outline = file.meta, file.basis, file.outline
+    doc.meta, doc.basis, doc.outline, doc.netbox = file.meta, file.basis, file.outline, file.netbox
     if not _references_hold(doc):
         _report_reference(doc)
     return doc

@@ -172,6 +172,9 @@ class PlanSnapshot:
             "outline": [list(p) for p in doc.outline],
             "catalog": [_float_record(i) for i in sorted(doc.catalog.custom_items(), key=lambda i: i.key)],
         }
+        if doc.netbox:  # written only once the plan has met NetBox: other files stay as they were
+            head["netbox"] = {"ids": dict(doc.netbox.ids),
+                              "site": doc.netbox.site, "url": doc.netbox.url}
         self.head = copy.deepcopy(head) if self._copy else head  # small: the basis's sources, HCA lists
         return True
 

@@ -106,6 +106,12 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
            for attr in ("zones", "obstacles", "doors", "handoffs", "racks", "devices", "floor_units",
                         "busbars", "links", "comments", "underlays")},
     },
+    "NetBoxRecord": {
+        "url": Text(2_000, "a server address: browsers keep URLs to about 2,000 characters"),
+        "site": NAME,
+        "ids": (ID, Range(1, 999_999_999_999, "", "NetBox ids: database keys counting up from 1"),
+                Items(0, 2_000_000, "ids", "one per rack, device, cable, panel and feed of a 131k-GPU hall")),
+    },
     "Meta": {"project": NAME, "hall": NAME, "revision": NAME, "author": NAME, "notes": NOTES},
     "Zone": {
         "id": ID, "name": NAME,

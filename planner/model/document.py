@@ -33,6 +33,7 @@ from planner.model.objects import (
     HandOff,
     Link,
     Meta,
+    NetBoxRecord,
     Obstacle,
     Point,
     Rack,
@@ -88,6 +89,7 @@ class Document:
 
     def __init__(self, catalog: Catalog | None = None) -> None:
         self.meta = Meta()
+        self.netbox = NetBoxRecord()
         self.basis = DesignBasis()
         self.catalog = catalog if catalog is not None else builtin_catalog()
         self._outline: list[Point] = []

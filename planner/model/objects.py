@@ -253,6 +253,25 @@ class Underlay:
 
 
 @dataclass
+class NetBoxRecord:
+    """Where the plan meets NetBox: the server it was last pushed to or pulled from, the site it
+    is there, and the NetBox id of each object the plan put there (``planner netbox push|pull``).
+
+    ``ids`` is keyed by the plan's id (``rack-3``, ``dev-12``, ``link-40``, ``bus-2``) or, for what
+    the plan holds as a field rather than an object, by the owner's id and a suffix (``rack-3/A``:
+    the rack's feed A power feed). It is identity, not design: ``diff`` does not compare it, a
+    removed object's entry stays so the next push knows to take the object out of NetBox too.
+    """
+
+    url: str = ""
+    site: str = ""
+    ids: dict[str, int] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.url or self.site or self.ids)
+
+
+@dataclass
 class Meta:
     """Title-block facts of the plan."""
 
