@@ -42,6 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="review-pdf: the earlier revision to compare with")
     parser.add_argument("--site", help="netbox: the NetBox site (default: the plan's project)")
     parser.add_argument("--location", help="netbox: the NetBox location (default: the plan's hall)")
+    parser.add_argument("--site-in-hostnames", action="store_true",
+                        help="netbox: put the site in front of each default hostname (dc-west-R01-N1), so names "
+                        "stay unique across the halls of one NetBox (default: hostnames as in the plan)")
     parser.add_argument("--slurm-topology", choices=SLURM_TOPOLOGIES,
                         help="slurm: what topology.conf holds and topology.yaml makes the cluster default: the "
                         "switch tree (tree, the default) or one block per scalable unit (block)")
@@ -70,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
         options.label_sheet = args.label_sheet
     options.against, options.site, options.location = args.against, args.site, args.location
     options.remaining_only = args.remaining
+    options.site_in_hostnames = args.site_in_hostnames
     if args.racks or args.row:
         if not EXPORT_KINDS[args.to].paper:
             say(f"--racks and --row apply to the paper exports only, not {args.to}")

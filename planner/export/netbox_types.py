@@ -22,6 +22,13 @@ port of every network under the name ``CatalogItem.ports()`` gives (the names ``
   plug when it gives none) and its outlets ``O1`` … as power-outlets (C13/C19) on that port, each
   on the feed leg of its group's phase (L1/L2/L3 → A/B/C; a line-to-line group has no leg).
 
+A rack side with several rack PDUs gets a busbar tap-off box between its power feed and the
+PDUs (``tap_off_type``: 0U, a hardwired ``Input`` on the busbar, one outlet ``O1`` … per PDU of
+the PDUs' plug type), since NetBox connects a feed to one cable end (``dcim/models/cables.py``
+CableTermination.clean: "Duplicate termination") and the import form gives a cable end one
+termination; NetBox 4.6 sums the draw through it (``dcim/models/device_components.py``
+PowerPort.get_power_draw recurses through downstream power ports).
+
 Manufacturer and model names are written as the CSV files write them (``sheet_text``), since
 ``devices.csv`` and ``manufacturers.csv`` refer to them by name.
 """
@@ -33,6 +40,7 @@ import re
 
 from planner.export.sheet_text import sheet_text
 from planner.io.netbox_names import (
+    DEFAULT_MANUFACTURER,
     FEED_LEGS,
     INLET_TYPES,
     INTERFACE_END,
@@ -157,3 +165,22 @@ def end_types(doc: Document, item: CatalogItem) -> dict[str, str]:
     ends.update({port["name"]: POWER_PORT_END for port in _power_ports(doc, item)})
     ends.update({outlet.name: POWER_OUTLET_END for outlet in item.outlets()})
     return ends
+
+
+#: A busbar tap-off box's power port on the busbar (PowerPortTypeChoices TYPE_HARDWIRED).
+TAP_OFF_INPUT_TYPE = "hardwired"
+
+
+def tap_off_slug(plug: str, outlets: int) -> str:
+    """The device-type slug of a tap-off box with ``outlets`` outlets of the PDUs' ``plug``."""
+    return f"{DEFAULT_MANUFACTURER.lower()}-busbar-tap-off-{outlets}x-{plug}"
+
+
+def tap_off_type(plug: str, outlets: int) -> dict:
+    """The devicetype-library document of a busbar tap-off box (module docstring): one type per
+    plug and outlet count, the same in every plan."""
+    return {"manufacturer": DEFAULT_MANUFACTURER, "model": f"Busbar tap-off, {outlets} x {plug}",
+            "slug": tap_off_slug(plug, outlets), "u_height": 0, "is_full_depth": False,
+            "comments": "Hall Planner: the tap-off of one rack side's power feed to its rack PDUs",
+            "power-ports": [{"name": PDU_INPUT, "type": TAP_OFF_INPUT_TYPE}],
+            "power-outlets": [{"name": f"O{k}", "type": plug, "power_port": PDU_INPUT} for k in range(1, outlets + 1)]}

@@ -71,6 +71,9 @@ class ExportOptions:
     #: netbox: the site and location names NetBox files the hall under (None: from the title block).
     site: str | None = None
     location: str | None = None
+    #: netbox: the site in front of each default hostname (``dc-west-R01-N1``), for names unique
+    #: across the halls of one NetBox; off: hostnames as the plan gives them.
+    site_in_hostnames: bool = False
     #: cabling-pdf: only the cables not yet verified, and only the racks that have any (what is left to do).
     remaining_only: bool = False
     #: Paper exports: only these racks (ids) and the cables and labels at them (None: the whole hall).

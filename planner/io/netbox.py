@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import csv
 from collections import Counter, defaultdict
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import yaml
@@ -104,10 +104,15 @@ class NetBoxImport:
 
     doc: Document
     notes: list[str]
+    #: The NetBox id of each object read, by plan id (``Document.netbox.ids``' keys), where the
+    #: rows carry one (an ``id`` column; the REST API's objects always do).
+    netbox_ids: dict[str, int] = field(default_factory=dict)
 
 
 def read_netbox(folder: str | Path) -> NetBoxImport:
     """Read the NetBox set in ``folder`` into a new plan (module docstring)."""
+    if not Path(folder).is_dir():
+        raise NetBoxReadError(str(folder), "not a folder (a NetBox set is a folder of CSV and YAML files)")
     return _Reader(Path(folder)).read()
 
 
@@ -134,15 +139,15 @@ class _Reader:
     """One read of a set: the catalogue it grows (custom types), the notes, the device types by
     (manufacturer, model) as devices.csv names them."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, origin: str = "") -> None:
         self.folder = folder
+        self.origin = origin or f"the NetBox set {folder.name}"
+        self.netbox_ids: dict[str, int] = {}
         self.catalog: Catalog = builtin_catalog()
         self.notes: list[str] = []
         self.types: dict[tuple[str, str], NetBoxType] = {}
 
     def read(self) -> NetBoxImport:
-        if not self.folder.is_dir():
-            raise NetBoxReadError(str(self.folder), "not a folder (a NetBox set is a folder of CSV and YAML files)")
         self._read_types()
         racks, site, locations = self._racks()
         devices, names = self._devices(racks)
@@ -175,7 +180,7 @@ class _Reader:
         doc.outline = hall_outline(far_x, far_y)
         doc.add(Zone(id="zone-1", name="Floor", polygon=list(doc.outline)))
         doc.meta.project, doc.meta.hall = site or doc.meta.project, self._hall(locations) or doc.meta.hall
-        doc.meta.notes = f"Imported from the NetBox set {self.folder.name}"
+        doc.meta.notes = f"Imported from {self.origin}"
         _check(doc.meta, "racks.csv", ("project", "hall"))
         self.notes += [
             (f"racks laid out in {len(rows)} row(s) by location and name (NetBox has no floor positions): move them to where "
@@ -187,11 +192,20 @@ class _Reader:
             ("no coolant hoses (NetBox has no model for a hose): liquid-cooled devices show C10 until "
              "planner fabric hoses them"),
         ]
-        return NetBoxImport(doc, self.notes)
+        return NetBoxImport(doc, self.notes, self.netbox_ids)
+
+    def _note_id(self, plan_key: str, values: dict[str, str]) -> None:
+        number = values.get("id", "")
+        if number.isascii() and number.isdigit() and 0 < int(number) < 10**12:
+            self.netbox_ids[plan_key] = int(number)
 
     # ---------------------------------------------------------------- files
-    def _csv(self, name: str, required: tuple[str, ...], optional: bool = False) -> list[Row]:
+    def _csv(self, name: str, required: tuple[str, ...], optional: bool = False, updates: bool = True) -> list[Row]:
         path = self.folder / name
+        if not path.is_file() and (self.folder / "shared" / name).is_file():  # the shared step's folder of newer sets
+            path = self.folder / "shared" / name
+        if updates and (self.folder / name.replace(".csv", "-update.csv")).is_file():  # rows NetBox has, by id
+            return (self._csv(name, required, True, False) + self._csv(name.replace(".csv", "-update.csv"), required))
         if not path.is_file():
             if optional:
                 return []
@@ -218,6 +232,8 @@ class _Reader:
 
     def _read_types(self) -> None:
         folder = self.folder / "device-types"
+        if not folder.is_dir() and (self.folder / "shared" / "device-types").is_dir():  # the set's shared step
+            folder = self.folder / "shared" / "device-types"
         files = sorted([*folder.glob("*.yaml"), *folder.glob("*.yml")]) if folder.is_dir() else []
         if not files:
             raise NetBoxReadError(str(folder), "no device-type YAML files (devicetype-library schema)")
@@ -274,6 +290,7 @@ class _Reader:
             rack = Rack(id=f"rack-{len(racks) + 1}", type=key, name=name, x=0.0, y=0.0)
             _check(rack, where, ("name",))
             racks[name.casefold()] = rack
+            self._note_id(rack.id, values)
             locations[rack.id] = values.get("location", "")
             site = site or values.get("site", "")
         if made:
@@ -321,6 +338,7 @@ class _Reader:
             if hostname.casefold() in by_name:
                 raise NetBoxReadError(where, f"device name {hostname!r} is used twice")
             by_name[hostname.casefold()] = (device, netbox_type)
+            self._note_id(device.id, values)
             devices.append(device)
         if unracked:
             self.notes.append(f"{unracked} device(s) in no rack left out (a plan holds racked equipment)")
@@ -378,6 +396,7 @@ class _Reader:
                         label=values.get("label", ""), state=state_from_status(values.get("status", "")))
             _check(link, where, ("label", "length_m"))
             links.append(link)
+            self._note_id(link.id, values)
             tags = [tag.strip() for tag in values.get("tags", "").split(",")]
             tagged[link.id] = (next((NETWORK_OF_TAG[t] for t in tags if t in NETWORK_OF_TAG), ""),
                                next((TIER_OF_TAG[t] for t in tags if t in TIER_OF_TAG), ""))
@@ -413,6 +432,7 @@ class _Reader:
                                x2=0.0, y2=0.0, side="B" if "side B" in values.get("description", "") else "A")
             _check(busbar, where, ("name",))
             busbars[values["name"].casefold()] = busbar
+            self._note_id(busbar.id, values)
             descriptions[busbar.id] = values.get("description", "")
         per_rack: dict[str, list[tuple[str, str, BusbarRun]]] = defaultdict(list)
         amperes: dict[str, float] = defaultdict(float)
@@ -426,6 +446,7 @@ class _Reader:
                 side = values["name"][-2:].upper()
                 side = side[1] if side in ("-A", "-B") else "A" if values.get("type") != "redundant" else "B"
                 per_rack[rack.id].append((side, values["name"], panel))
+                self._note_id(f"{rack.id}/{side}", values)
         extra = 0
         for rack in racks.values():
             chosen: dict[str, BusbarRun] = {}

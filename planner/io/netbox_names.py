@@ -4,13 +4,25 @@ device roles and how a catalogue type is named as a NetBox device type.
 One table shared by the writer (``planner.export.netbox``) and the reader (``planner.io.netbox``),
 so that what is written is what is read. Everything here is taken from the sources, not guessed:
 
-- Columns: ``netbox/dcim/forms/bulk_import.py`` (NetBox 4.6.8, commit 43fe81f9e8), the ``Meta.fields``
-  of SiteImportForm, LocationImportForm, ManufacturerImportForm, DeviceRoleImportForm,
-  RackImportForm, DeviceImportForm, CableImportForm, PowerPanelImportForm and PowerFeedImportForm.
+- Columns: ``netbox/dcim/forms/bulk_import.py`` (NetBox tag v4.6.8, commit 3db98de783; the same at
+  43fe81f9e8), the ``Meta.fields`` of SiteImportForm, LocationImportForm, ManufacturerImportForm,
+  DeviceRoleImportForm, RackImportForm, DeviceImportForm, CableImportForm, PowerPanelImportForm and
+  PowerFeedImportForm.
   NetBox refuses a file with a header it does not know ("Unexpected column header",
-  ``utilities/forms/utils.py`` ``validate_csv``), so only columns that every release from v4.0.0 to
-  v4.6.0 accepts are used: racks without ``form_factor`` (4.0 called it ``type``), cables without
-  ``side_a_site`` (4.4 and later).
+  ``utilities/forms/utils.py`` ``validate_csv``), so the set uses columns every release from v4.4.0
+  to v4.6.8 accepts: racks with ``form_factor`` and ``airflow`` (4.1 and later; 4.0 called the form
+  factor ``type``), cables with ``side_a_site``/``side_b_site`` (4.4 and later: CableImportForm
+  limits the device of each end to that site, so hostnames that repeat across halls resolve), and
+  ``color`` (six hex digits, ``_clean_color``). The power-feed cables alone need 4.6: a feed end
+  is named by ``side_b_power_panel`` and the feed's name (``_clean_side``: ``powerfeed`` is looked
+  up by panel and name, not by device), a column 4.6.0 added.
+- Ids: ``netbox/netbox/views/generic/bulk_views.py`` BulkImportView: a row whose ``id`` cell is set
+  updates that object (``_process_import_records``; an empty cell makes a new one), and a file with
+  any id needs the ``change`` permission (``create_and_update_objects``); a header ``id`` turns off
+  the required-column check (``utilities/forms/utils.py`` ``validate_csv``). The set keeps the two
+  apart: the rows whose NetBox id the plan knows (``Document.netbox.ids``) in ``<file>-update.csv``,
+  the new ones in ``<file>.csv`` with no id column, imported with the add permission alone and
+  with the required-column check on.
 - Slugs: ``netbox/dcim/choices.py`` InterfaceTypeChoices (``infiniband-ndr``, ``400gbase-x-osfp``,
   ``400gbase-x-qsfp112``, ``100gbase-x-qsfp28``, ``1000base-t`` …), CableTypeChoices (``dac-passive``,
   ``dac-active``, ``mmf-om4``, ``smf-os2``, ``cat6a``, ``power``), LinkStatusChoices,
@@ -32,6 +44,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -44,6 +57,7 @@ from planner.model.catalog import (
     STORAGE,
     SWITCH,
     CatalogItem,
+    builtin_catalog,
 )
 from planner.model.networks import (
     NETWORK_OF_TIER,
@@ -65,12 +79,18 @@ SITE_COLUMNS = ("name", "slug", "status", "description")
 LOCATION_COLUMNS = ("site", "parent", "name", "slug", "status", "description")
 MANUFACTURER_COLUMNS = ("name", "slug", "description")
 ROLE_COLUMNS = ("name", "slug", "color", "description")
-RACK_COLUMNS = ("site", "location", "name", "status", "width", "u_height", "outer_width", "outer_depth",
-                "outer_unit", "weight", "max_weight", "weight_unit", "description")
+RACK_COLUMNS = ("site", "location", "name", "status", "form_factor", "width", "u_height", "outer_width",
+                "outer_depth", "outer_unit", "airflow", "weight", "max_weight", "weight_unit", "description")
 DEVICE_COLUMNS = ("name", "role", "manufacturer", "device_type", "status", "site", "location", "rack",
                   "position", "face")
-CABLE_COLUMNS = ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
-                 "type", "status", "label", "length", "length_unit", "description", "tags")
+CABLE_COLUMNS = ("side_a_site", "side_a_device", "side_a_type", "side_a_name", "side_b_site", "side_b_device",
+                 "side_b_type", "side_b_name", "type", "status", "label", "color", "length", "length_unit",
+                 "description", "tags")
+#: The cables from a rack PDU's inlet to its power feed (and a busbar tap-off's, ``power-feed-cables.csv``):
+#: side B names the feed by its site, power panel and name (NetBox 4.6).
+FEED_CABLE_COLUMNS = ("side_a_site", "side_a_device", "side_a_type", "side_a_name", "side_b_site", "side_b_device",
+                      "side_b_power_panel", "side_b_type", "side_b_name", "type", "status", "label", "description",
+                      "tags")
 TAG_COLUMNS = ("name", "slug", "color", "description")
 POWER_PANEL_COLUMNS = ("site", "location", "name", "description")
 POWER_FEED_COLUMNS = ("site", "power_panel", "location", "rack", "name", "status", "type", "supply", "phase",
@@ -81,6 +101,21 @@ POWER_FEED_COLUMNS = ("site", "power_panel", "location", "rack", "name", "status
 INTERFACE_END = "dcim.interface"
 POWER_PORT_END = "dcim.powerport"
 POWER_OUTLET_END = "dcim.poweroutlet"
+POWER_FEED_END = "dcim.powerfeed"
+
+#: The column of a row NetBox has (its id): such rows go to ``<file>-update.csv`` (module docstring).
+ID_COLUMN = "id"
+UPDATE_SUFFIX = "-update"
+#: The subfolder of what every hall shares (manufacturers, roles, device types, tags): one step,
+#: skipped where NetBox has them from an earlier hall.
+SHARED_FOLDER = "shared"
+
+#: Rail-to-rail width of every catalogue rack, inches (RackWidthChoices): EIA-310 19-inch IT racks.
+RACK_WIDTH_IN = 19
+#: RackFormFactorChoices and RackAirflowChoices (dcim/choices.py): the catalogue's racks are
+#: enclosed four-post cabinets, cooled front to rear.
+RACK_FORM_FACTOR = "4-post-cabinet"
+RACK_AIRFLOW = "front-to-rear"
 
 #: NetBox's maximum lengths (dcim/models: ``max_length``) of the names the set writes.
 DEVICE_NAME_MAX = 64
@@ -158,6 +193,17 @@ _ROLES = {
 }
 
 
+#: The role of a busbar tap-off box (not a catalogue kind): where a side's several rack PDUs meet
+#: their one power feed (NetBox connects a feed to one cable end, ``dcim/models/cables.py``).
+TAP_OFF_ROLE = Role("Busbar tap-off", "busbar-tap-off", "ff9800",
+                    "Busbar tap-off box: the power feed of a rack side to its rack PDUs")
+
+
+def every_role() -> list[Role]:
+    """Every role the planner writes, by slug: the same rows for every hall (device-roles.csv)."""
+    return sorted({*_ROLES.values(), TAP_OFF_ROLE}, key=lambda r: r.slug)
+
+
 def role_for(kind: str, switch_role: str = "") -> Role:
     """The NetBox role of a device of this catalogue kind (and switch role)."""
     return _ROLES.get((kind, switch_role if kind == SWITCH else "")) or _ROLES[(STORAGE, "")]
@@ -227,6 +273,19 @@ NETWORK_TAGS = {network: Tag(f"Network: {NETWORK_WORDS[network]}", f"net-{networ
 TIER_TAGS = {tier: Tag(f"Tier: {tier}", f"tier-{tier}", _NETWORK_COLORS[network],
                        f"A {tier} cable of the {NETWORK_WORDS[network]} network (Hall Planner)")
              for tier, network in NETWORK_OF_TIER.items() if network in _NETWORK_COLORS}
+
+
+def rail_tag(rail: int) -> Tag:
+    """The tag of a compute rail's cables (``rail-3``), in the compute network's colour, as the tier
+    tags are in their network's: the cable's own colour is its rail's (``color``: the cabling PDF's
+    palette, ``planner.export.netbox_cables.cable_color``)."""
+    return Tag(f"Rail: {rail}", f"rail-{rail}", _NETWORK_COLORS[COMPUTE],
+               f"A cable of rail {rail} of the compute fabric (Hall Planner)")
+
+
+#: The rail tags every set writes: the eight rails of the catalogue's 8-GPU nodes (a plan with
+#: more rails adds theirs).
+RAIL_TAGS = {rail: rail_tag(rail) for rail in range(1, 9)}
 TIER_OF_TAG = {tag.slug: tier for tier, tag in TIER_TAGS.items()}
 NETWORK_OF_TAG = {tag.slug: network for network, tag in NETWORK_TAGS.items()}
 
@@ -248,6 +307,41 @@ def slugify(text: str, limit: int = NAME_MAX) -> str:
     return re.sub(r"[^a-z0-9_]+", "-", ascii_text).strip("-")[:limit].strip("-")
 
 
+def site_hostname(site: str, hostname: str) -> str:
+    """A default hostname with the site in front (``dc-west-R01-N1``: ``--site-in-hostnames``), so
+    halls whose rack names repeat keep apart in one NetBox."""
+    return f"{slugify(site) or 'site'}-{hostname}"
+
+
+#: ``Document.netbox.ids`` keys of the site, the hall's location and a row's location (as the push's).
+SITE_KEY = "site"
+LOCATION_KEY = "location"
+
+
+def row_location_key(row: str) -> str:
+    return f"{LOCATION_KEY}/{row}"
+
+
+def feed_key(rack_id: str, side: str) -> str:
+    """``Document.netbox.ids`` key of a rack's power feed of side A or B (``rack-3/A``)."""
+    return f"{rack_id}/{side}"
+
+
+def inlet_cable_key(pdu_id: str) -> str:
+    """Key of the cable at a rack PDU's inlet: to its power feed, or to its side's tap-off."""
+    return f"{pdu_id}/feed"
+
+
+def tap_off_key(rack_id: str, side: str) -> str:
+    """Key of the busbar tap-off box of a rack side with several PDUs (a NetBox device)."""
+    return f"{rack_id}/{side}/tap-off"
+
+
+def tap_off_cable_key(rack_id: str, side: str) -> str:
+    """Key of the cable from a rack side's power feed to its tap-off box."""
+    return f"{rack_id}/{side}/tap-off/feed"
+
+
 def row_location(hall: str, row: str) -> str:
     """The NetBox location of a row of racks: a child of the hall's location (NetBox has no rows;
     nested locations are how sites record them), named so it is unique in the site."""
@@ -265,15 +359,26 @@ def type_slug(item: CatalogItem) -> str:
 
 
 def device_type_models(items: Iterable[CatalogItem]) -> dict[str, str]:
-    """Catalogue key → NetBox model name: the entry's name, made unique per manufacturer (NetBox
-    requires it) by the key in brackets, and cut to NetBox's 100 characters."""
+    """Catalogue key → NetBox model name: the entry's name, cut to NetBox's 100 characters, with the
+    key in brackets where another type of the manufacturer has that name (NetBox requires model
+    names unique per manufacturer). A built-in type is compared with the built-in catalogue only,
+    so its model is the same in every plan that uses it (a second hall finds it in NetBox); a
+    custom type with the built-in types and the other custom types given."""
+    builtin = builtin_catalog().items
+    known = Counter((manufacturer_of(i).casefold(), i.name[:NAME_MAX].casefold()) for i in builtin.values())
+    given = list(items)
+    custom = [i for i in given if not _is_builtin(i, builtin)]
+    mine = Counter((manufacturer_of(i).casefold(), i.name[:NAME_MAX].casefold()) for i in custom)
     models: dict[str, str] = {}
-    taken: set[tuple[str, str]] = set()
-    for item in sorted(items, key=lambda i: i.key):
-        model = item.name[:NAME_MAX]
-        if (manufacturer_of(item), model.casefold()) in taken:
-            suffix = f" [{item.key}]"
-            model = (item.name[:max(0, NAME_MAX - len(suffix))] + suffix)[:NAME_MAX]
-        taken.add((manufacturer_of(item), model.casefold()))
-        models[item.key] = model
+    for item in sorted(given, key=lambda i: i.key):
+        name = (manufacturer_of(item).casefold(), item.name[:NAME_MAX].casefold())
+        clash = known[name] > 1 if _is_builtin(item, builtin) else known[name] + mine[name] > 1
+        suffix = f" [{item.key}]"
+        models[item.key] = ((item.name[:max(0, NAME_MAX - len(suffix))] + suffix)[:NAME_MAX] if clash
+                            else item.name[:NAME_MAX])
     return models
+
+
+def _is_builtin(item: CatalogItem, builtin: dict[str, CatalogItem]) -> bool:
+    known = builtin.get(item.key)
+    return known is not None and (known.name, manufacturer_of(known)) == (item.name, manufacturer_of(item))

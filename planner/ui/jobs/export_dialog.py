@@ -172,6 +172,9 @@ class ExportDialog(QDialog):
         if kind == "netbox":  # the names NetBox files the hall under (planner export --site/--location)
             form.addRow("NetBox site", self.site_edit)
             form.addRow("NetBox location", self.location_edit)
+        self.site_hosts_box = QCheckBox("Put the site in front of each default hostname (unique across halls)")
+        if kind == "netbox":
+            form.addRow("Hostnames", self.site_hosts_box)
         self.racks = selected_racks(doc, window.session.selection)
         count = len(self.racks)
         self.racks_box = QCheckBox(f"Only the {count:,} selected rack{'s' if count != 1 else ''}" if count
@@ -237,12 +240,13 @@ class ExportDialog(QDialog):
                              against=self.against_edit.text().strip() or None,
                              site=self.site_edit.text().strip() or None,
                              location=self.location_edit.text().strip() or None,
+                             site_in_hostnames=self.site_hosts_box.isChecked(),
                              racks=self.racks if self.racks_box.isChecked() else None)
 
     def _set_running(self, running: bool) -> None:
         for widget in (self.export_button, self.browse_button, self.path_edit, self.paper_combo, self.revision_edit, self.author_edit,
                        self.date_edit, self.sheet_edit, self.remaining_box, self.against_edit,
-                       self.site_edit, self.location_edit):
+                       self.site_edit, self.location_edit, self.site_hosts_box):
             widget.setEnabled(not running and (widget is not self.paper_combo or self.kind not in
                                                EXPORT_KINDS or EXPORT_KINDS[self.kind].paper))
         self.racks_box.setEnabled(not running and bool(self.racks))

@@ -26,34 +26,40 @@ from planner.model.catalog import IN_RACK_KINDS
 from planner.model.document import Document
 from planner.model.labels import cable_label
 
-#: NetBox bulk-import fields accepted by every release v4.0.0 … v4.6.0 (the ``Meta.fields`` of each
-#: form in netbox/dcim/forms/bulk_import.py, intersected over the tags), and each form's required ones.
+#: NetBox bulk-import fields accepted by every release v4.4.0 … v4.6.8 (the ``Meta.fields`` of each
+#: form in netbox/dcim/forms/bulk_import.py, intersected over the tags), and each form's required
+#: ones; power-feed-cables.csv: v4.6.0 … v4.6.8 (``side_b_power_panel`` is 4.6's).
+_CABLE_FIELDS = {"side_a_site", "side_a_device", "side_a_type", "side_a_name", "side_b_site", "side_b_device",
+                 "side_b_type", "side_b_name", "type", "status", "tenant", "label", "color", "length", "length_unit",
+                 "description", "comments", "tags"}
+_DEVICE_FIELDS = ({"name", "role", "tenant", "manufacturer", "device_type", "platform", "serial", "asset_tag",
+                   "status", "site", "location", "rack", "position", "face", "latitude", "longitude", "parent",
+                   "device_bay", "airflow", "virtual_chassis", "vc_position", "vc_priority", "cluster",
+                   "description", "config_template", "comments", "tags"},
+                  {"role", "manufacturer", "device_type", "status", "site"})
 NETBOX_FIELDS = {
     "sites.csv": ({"name", "slug", "status", "region", "group", "tenant", "facility", "time_zone", "description",
                    "physical_address", "shipping_address", "latitude", "longitude", "comments", "tags"},
                   {"name", "slug", "status"}),
-    "locations.csv": ({"site", "parent", "name", "slug", "status", "tenant", "facility", "description", "tags"},
-                      {"site", "name", "slug", "status"}),
-    "manufacturers.csv": ({"name", "slug", "description", "tags"}, {"name", "slug"}),
-    "device-roles.csv": ({"name", "slug", "color", "vm_role", "config_template", "description", "tags"},
-                         {"name", "slug"}),
-    "racks.csv": ({"site", "location", "name", "facility_id", "tenant", "status", "role", "serial", "asset_tag",
-                   "width", "u_height", "desc_units", "outer_width", "outer_depth", "outer_unit", "mounting_depth",
-                   "weight", "max_weight", "weight_unit", "description", "comments", "tags"},
+    "locations.csv": ({"site", "parent", "name", "slug", "status", "tenant", "facility", "description", "comments",
+                       "tags"}, {"site", "name", "slug", "status"}),
+    "shared/manufacturers.csv": ({"name", "slug", "description", "tags"}, {"name", "slug"}),
+    "shared/device-roles.csv": ({"name", "slug", "color", "vm_role", "config_template", "description", "comments",
+                                 "parent", "tags"}, {"name", "slug"}),
+    "racks.csv": ({"site", "location", "name", "facility_id", "tenant", "status", "role", "rack_type", "form_factor",
+                   "serial", "asset_tag", "width", "u_height", "desc_units", "outer_width", "outer_height",
+                   "outer_depth", "outer_unit", "mounting_depth", "airflow", "weight", "max_weight", "weight_unit",
+                   "description", "comments", "tags"},
                   {"site", "name", "status", "width", "u_height"}),
-    "devices.csv": ({"name", "role", "tenant", "manufacturer", "device_type", "platform", "serial", "asset_tag",
-                     "status", "site", "location", "rack", "position", "face", "latitude", "longitude", "parent",
-                     "device_bay", "airflow", "virtual_chassis", "vc_position", "vc_priority", "cluster",
-                     "description", "config_template", "comments", "tags"},
-                    {"role", "manufacturer", "device_type", "status", "site"}),
-    "cables.csv": ({"side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
-                    "type", "status", "tenant", "label", "color", "length", "length_unit", "description", "comments",
-                    "tags"},
-                   {"side_a_type", "side_a_name", "side_b_type", "side_b_name"}),
+    "devices.csv": _DEVICE_FIELDS,
+    "tap-offs.csv": _DEVICE_FIELDS,
+    "cables.csv": (_CABLE_FIELDS, {"side_a_type", "side_a_name", "side_b_type", "side_b_name"}),
+    "power-feed-cables.csv": (_CABLE_FIELDS | {"side_a_power_panel", "side_b_power_panel", "profile", "bundle",
+                                               "owner"}, {"side_a_type", "side_a_name", "side_b_type", "side_b_name"}),
     "power-panels.csv": ({"site", "location", "name", "description", "comments", "tags"}, {"site", "name"}),
     # extras/forms/bulk_import.py TagImportForm: v4.0.0 name, slug, color, description; v4.6.8 adds
     # weight, object_types, owner
-    "tags.csv": ({"name", "slug", "color", "description"}, {"name", "slug"}),
+    "shared/tags.csv": ({"name", "slug", "color", "description"}, {"name", "slug"}),
     "power-feeds.csv": ({"site", "power_panel", "location", "rack", "name", "status", "type", "mark_connected",
                          "supply", "phase", "voltage", "amperage", "max_utilization", "tenant", "description",
                          "comments", "tags"},
@@ -72,10 +78,12 @@ POWER_OUTLET_KEYS = {"name", "label", "type", "power_port", "feed_leg", "descrip
 #: Slugs from netbox/dcim/choices.py (v4.0.0 and v4.6.8) the set may use.
 CABLE_TYPE_SLUGS = {"dac-passive", "dac-active", "mmf-om4", "smf-os2", "aoc", "cat6a", "power", ""}
 INTERFACE_SLUGS = {"infiniband-ndr", "400gbase-x-osfp", "400gbase-x-qsfp112", "100gbase-x-qsfp28", "1000base-t"}
-POWER_PORT_SLUGS = {"iec-60320-c14", "iec-60320-c20", "iec-60309-3p-n-e-6h"}
-POWER_OUTLET_SLUGS = {"iec-60320-c13", "iec-60320-c19"}
+POWER_PORT_SLUGS = {"iec-60320-c14", "iec-60320-c20", "iec-60309-3p-n-e-6h", "hardwired"}
+POWER_OUTLET_SLUGS = {"iec-60320-c13", "iec-60320-c19", "iec-60309-3p-n-e-6h"}
 #: CableImportForm side_a_type/side_b_type of the set's cables (app_label.model).
 END_TYPES = {"dcim.interface", "dcim.powerport", "dcim.poweroutlet"}
+#: The tap-off boxes' type (a side of several rack PDUs): not a catalogue type.
+TAP_OFF = "Busbar tap-off"
 
 
 def read(folder: Path, name: str) -> list[dict[str, str]]:
@@ -91,7 +99,7 @@ def header(folder: Path, name: str) -> list[str]:
 def device_types(folder: Path) -> dict[str, dict]:
     """Model → parsed YAML of every device type in the set."""
     types = {}
-    for path in sorted((folder / "device-types").glob("*.yaml")):
+    for path in sorted((folder / "shared" / "device-types").glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         assert path.stem == data["slug"]
         types[data["model"]] = data
@@ -116,13 +124,13 @@ def test_the_kind_is_a_folder_export():
 
 
 def test_every_file_is_there_with_a_readme_giving_the_import_order(pod_set):
-    files = sorted(p.name for p in pod_set.iterdir())
-    assert files == sorted(["README.txt", "device-types", EXPORT_MARKER, *NETBOX_FIELDS])
+    files = sorted(str(p.relative_to(pod_set)) for p in pod_set.rglob("*") if p.suffix != ".yaml")
+    assert files == sorted(["README.txt", "shared", "shared/device-types", EXPORT_MARKER, *NETBOX_FIELDS])
     readme = (pod_set / "README.txt").read_text(encoding="utf-8")
-    order = [readme.index(name) for name in ("sites.csv", "locations.csv", "manufacturers.csv", "device-roles.csv",
-                                             "device-types/", "racks.csv", "devices.csv", "tags.csv", "cables.csv",
-                                             "power-panels.csv", "power-feeds.csv")]
-    assert order == sorted(order)
+    steps = re.findall(r"^ ?\d+\. (\S+)", readme, re.MULTILINE)
+    assert steps == ["shared/manufacturers.csv", "shared/device-roles.csv", "shared/device-types/", "shared/tags.csv",
+                     "sites.csv", "locations.csv", "racks.csv", "devices.csv", "cables.csv", "power-panels.csv",
+                     "power-feeds.csv", "tap-offs.csv", "power-feed-cables.csv"]
 
 
 @pytest.mark.parametrize("name", sorted(NETBOX_FIELDS))
@@ -148,7 +156,7 @@ def test_netbox_s_own_csv_reading_finds_commas_and_whole_rows(pod_set, name):
 
 def test_device_types_follow_the_devicetype_library_schema(pod_set, pod):
     types = device_types(pod_set)
-    assert len(types) == len({d.type for d in pod.devices.values()})
+    assert len([m for m in types if not m.startswith(TAP_OFF)]) == len({d.type for d in pod.devices.values()})
     for data in types.values():
         assert DEVICE_TYPE_REQUIRED <= set(data) <= DEVICE_TYPE_KEYS
         assert re.fullmatch(r"[-a-z0-9_]+", data["slug"]) and len(data["slug"]) <= 100
@@ -246,11 +254,11 @@ def test_every_reference_resolves(pod_set):
     types = device_types(pod_set)
     sites = {r["name"] for r in read(pod_set, "sites.csv")}
     locations = {r["name"]: r for r in read(pod_set, "locations.csv")}
-    manufacturers = {r["name"] for r in read(pod_set, "manufacturers.csv")}
-    roles = {r["name"] for r in read(pod_set, "device-roles.csv")}
+    manufacturers = {r["name"] for r in read(pod_set, "shared/manufacturers.csv")}
+    roles = {r["name"] for r in read(pod_set, "shared/device-roles.csv")}
     racks = {r["name"]: r for r in read(pod_set, "racks.csv")}
-    devices = {r["name"]: r for r in read(pod_set, "devices.csv")}
-    tags = {r["slug"] for r in read(pod_set, "tags.csv")}
+    devices = {r["name"]: r for r in [*read(pod_set, "devices.csv"), *read(pod_set, "tap-offs.csv")]}
+    tags = {r["slug"] for r in read(pod_set, "shared/tags.csv")}
     assert sites == {"DC West"}
     assert all(loc["site"] in sites and loc["parent"] in ("", "Hall 2") for loc in locations.values())
     assert all(r["site"] in sites and r["location"] in locations for r in racks.values())
@@ -261,6 +269,7 @@ def test_every_reference_resolves(pod_set):
     components = {model: _components(data) for model, data in types.items()}
     ends = []
     for cable in read(pod_set, "cables.csv"):
+        assert (cable["side_a_site"], cable["side_b_site"]) == ("DC West", "DC West")
         for side in ("a", "b"):
             device = devices[cable[f"side_{side}_device"]]
             kind = cable[f"side_{side}_type"]
@@ -271,9 +280,21 @@ def test_every_reference_resolves(pod_set):
         assert power == (cable["type"] == "power") == ("net-power" in cable["tags"])
     assert len(ends) == len(set(ends)), "a port with two cables"
     panels = {r["name"] for r in read(pod_set, "power-panels.csv")}
+    feeds = {(r["power_panel"], r["name"]) for r in read(pod_set, "power-feeds.csv")}
     for feed in read(pod_set, "power-feeds.csv"):
         assert feed["power_panel"] in panels and feed["rack"] in racks
         assert feed["location"] == racks[feed["rack"]]["location"]
+    for cable in read(pod_set, "power-feed-cables.csv"):
+        assert (cable["side_a_site"], cable["side_b_site"]) == ("DC West", "DC West")
+        assert cable["side_a_name"] in components[devices[cable["side_a_device"]]["device_type"]][cable["side_a_type"]]
+        if cable["side_b_type"] == "dcim.powerfeed":
+            assert cable["side_b_device"] == "" and (cable["side_b_power_panel"], cable["side_b_name"]) in feeds
+        else:
+            assert cable["side_b_power_panel"] == ""
+            assert cable["side_b_name"] in components[devices[cable["side_b_device"]]["device_type"]][cable["side_b_type"]]
+            ends.append((cable["side_b_device"], cable["side_b_type"], cable["side_b_name"]))
+        ends.append((cable["side_a_device"], cable["side_a_type"], cable["side_a_name"]))
+    assert len(ends) == len(set(ends)), "a port with two cables"
 
 
 def test_counts_match_the_fabric_and_the_bill_of_materials(pod_set, pod):

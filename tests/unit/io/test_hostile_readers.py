@@ -170,7 +170,7 @@ def _broken_set(netbox_set, tmp_path, text: str):
     import shutil
 
     folder = shutil.copytree(netbox_set, tmp_path / "set")
-    device_type = min((folder / "device-types").glob("*sw-64x400g*.yaml"))
+    device_type = min((folder / "shared" / "device-types").glob("*sw-64x400g*.yaml"))
     device_type.write_text(text(device_type.read_text(encoding="utf-8")), encoding="utf-8")
     return device_type
 

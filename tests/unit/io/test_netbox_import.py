@@ -134,7 +134,7 @@ def test_racks_stand_in_rows_by_location_then_in_rows_of_twenty_by_name(pod_set,
 
 
 def test_a_type_the_catalogue_lacks_becomes_a_custom_type_with_its_ports_in_order(pod, pod_copy):
-    old = pod_copy / "device-types" / "nvidia-sw-64x400g-1u.yaml"
+    old = pod_copy / "shared" / "device-types" / "nvidia-sw-64x400g-1u.yaml"
     data = yaml.safe_load(old.read_text(encoding="utf-8"))
     cages = [i for i in data["interfaces"] if not i.get("mgmt_only")]
     renames = {i["name"]: f"swp{n}" for n, i in enumerate(cages, start=1)}
@@ -143,7 +143,7 @@ def test_a_type_the_catalogue_lacks_becomes_a_custom_type_with_its_ports_in_orde
     data["interfaces"] = [{**i, "name": renames[i["name"]]} for i in data["interfaces"]]
     data["power-ports"] = [{**p, "name": renames[p["name"]]} for p in data["power-ports"]]
     old.unlink()
-    (pod_copy / "device-types" / "acme-ax-64.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+    (pod_copy / "shared" / "device-types" / "acme-ax-64.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
     switches = set()
 
     def retype(rows: list[dict]) -> list[dict]:
@@ -247,7 +247,7 @@ def test_missing_files_columns_and_bad_yaml_are_named(pod_copy, tmp_path):
     (pod_copy / "racks.csv").unlink()
     with pytest.raises(NetBoxReadError, match="racks.csv: missing"):
         read_netbox(pod_copy)
-    bad = next((pod_copy / "device-types").glob("*.yaml"))
+    bad = next((pod_copy / "shared" / "device-types").glob("*.yaml"))
     bad.write_text("manufacturer: [unclosed\n", encoding="utf-8")
     with pytest.raises(NetBoxReadError, match=f"{bad.name}: not YAML"):
         read_netbox(pod_copy)
@@ -280,7 +280,7 @@ def test_kinds_of_unknown_types_come_from_their_roles():
 
 
 def test_a_type_the_plan_format_would_refuse_is_refused_by_name(pod_copy):
-    path = next((pod_copy / "device-types").glob("nvidia-sw-*.yaml"))
+    path = next((pod_copy / "shared" / "device-types").glob("nvidia-sw-*.yaml"))
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     data.update(manufacturer="Acme", model="Huge", slug="acme-huge", weight=250_000)
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
