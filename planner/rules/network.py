@@ -46,7 +46,8 @@ from planner.rules.end_codes import end_codes
 from planner.rules.engine import HALL, HALL_SUBJECT, LINK, TRAY, Rule, rule
 from planner.rules.finding import ERROR, WARNING, Finding
 from planner.rules.ports_used import port_problems
-from planner.rules.route_lengths import ROUTED_TIERS, stale_among, stale_in_plan
+from planner.rules.route_findings import stale_candidates, stale_finding, stale_narrowed
+from planner.rules.route_lengths import ROUTED_TIERS
 
 #: Every field of a cable but what installers record on it (its state and note: no rule reads
 #: them, so marking 98k cables verified re-checks nothing).
@@ -369,26 +370,13 @@ _ROUTE_READS = {*_ENDS, "link.length_m", "link.media", "link.label", "dev.rack",
 
 @rule("N8", scope=LINK, reads=_ROUTE_READS, basis=("cable_slack_fraction", "cable_slack_min_m", "tray_height_m"),
       source="DESIGN §5 Cables: routed length with slack", title="Cable lengths match their routes",
-      follows_routes=True, candidates=stale_in_plan, narrowed=stale_among)
+      follows_routes=True, candidates=stale_candidates, narrowed=stale_narrowed)
 def length_current(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
-    """After racks move, a stored length goes stale: an error where the cable bought is now too short."""
-    doc = ctx.doc
-    link = doc.links[link_id]
-    if link.tier not in _ROUTED_TIERS or link.length_m <= 0 or link.a_device not in doc.devices \
-            or link.b_device not in doc.devices:
-        return
-    now = ctx.router().length(link.a_device, link.b_device)
-    if abs(now - link.length_m) <= 0.005:
-        return
-    name = cable_label(doc, link)
-    if link.stock_m and now > link.stock_m + 1e-9:
-        yield r.finding(ctx, ERROR, (link_id,),
-                        f"{name}: route now {now:.2f} m, longer than its {link.stock_m:g} m stock cable "
-                        f"(stored {link.length_m:.2f} m); Plan ▸ Recompute cable lengths")
-    else:
-        yield r.finding(ctx, WARNING, (link_id,),
-                        f"{name}: stored length {link.length_m:.2f} m no longer matches its route "
-                        f"({now:.2f} m); Plan ▸ Recompute cable lengths")
+    """After racks move, a stored length goes stale: an error where the cable bought is now too short
+    (``planner.rules.route_findings``)."""
+    found = stale_finding(ctx, link_id)
+    if found is not None:
+        yield r.finding(ctx, found[0], (link_id,), found[1])
 
 
 _TRAY_READS = {*_CABLE_FIELDS, "dev.rack", "dev.type", "rack.x", "rack.y", "rack.rotation", "rack.row", "rack.type"}

@@ -1,19 +1,18 @@
 """Which cables' stored lengths may no longer be their routes' (N8's candidates), for the whole
-plan at once and for the cables an edit re-checks.
+plan at once and for the cables an edit re-checks, with the routed length of each.
 
 ``Router.length`` of 134k data cables one by one is most of N8 at 32k GPUs; here it is worked
 as numpy columns: each cable's ends as device codes (``end_codes``, made once per pass for N2
 and N3 too), each device's height and rise and each rack pair's tray run looked up once, the
 pair of each cable found by ``np.unique`` over integer keys. The same IEEE operations in the same
-order as ``Router.length``, so the same floats; a cable with an end not in the plan gets NaN and
-is left out, as N8 leaves it. N8's check then decides each cable returned.
+order as ``Router.length``, so the same floats (N8 reports them without routing the cable
+again); a cable with an end not in the plan gets NaN and is left out, as N8 leaves it.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
-from itertools import repeat
 from operator import attrgetter
 
 import numpy as np
@@ -21,49 +20,62 @@ import numpy as np
 from planner.fabric.routing import Router
 from planner.model.geometry import RACK_UNIT_M
 from planner.model.networks import DATA_NETWORKS, TIERS_OF
-from planner.model.objects import Device
+from planner.model.objects import Device, Link
 from planner.rules.context import Context
 from planner.rules.end_codes import end_codes
 
 #: The tiers whose cables run in the trays: every data network's.
 ROUTED_TIERS = frozenset(tier for network in DATA_NETWORKS for tier in TIERS_OF[network])
 _LENGTH, _A_DEVICE, _B_DEVICE, _RACK, _U = map(attrgetter, ("length_m", "a_device", "b_device", "rack", "u"))
+#: Cables whose stored length is more than this off their routed length are stale.
+TOLERANCE_M = 0.005
+#: Stale cables and the routed length of each, in metres.
+Stale = tuple[list[Link], list[float]]
 
 
-def stale_in_plan(ctx: Context) -> list[str]:
-    """N8's candidates among every cable of the plan."""
+def stale_in_plan(ctx: Context) -> Stale:
+    """N8's candidates among every cable of the plan, with their routed lengths."""
     codes = end_codes(ctx)
     links = codes.links
     tier_of, tiers = codes.tiers
     routed = np.flatnonzero(np.array([tier in ROUTED_TIERS for tier in tiers], dtype=bool)[tier_of])
     lengths = codes.lengths[routed]
-    stale = _stale(ctx.router(), list(ctx.doc.devices.values()), codes.device[0][routed], codes.device[1][routed],
-                   lengths)
-    return [links[i].id for i in routed[stale].tolist()]
+    now = _routed(ctx.router(), list(ctx.doc.devices.values()), codes.device[0][routed], codes.device[1][routed])
+    stale = np.flatnonzero(np.abs(now - lengths) > TOLERANCE_M)
+    return [links[i] for i in routed[stale].tolist()], now[stale].tolist()
 
 
-def stale_among(ctx: Context, among: Collection[str]) -> list[str]:
-    """N8's candidates among the cables ``among`` (2k of a moved network rack)."""
+def stale_among(ctx: Context, among: Collection[str]) -> Stale:
+    """N8's candidates among the cables ``among`` (2k of a moved network rack), with their
+    routed lengths."""
     doc = ctx.doc
     links = [link for link in map(doc.links.get, among) if link is not None and link.tier in ROUTED_TIERS]
-    ends = set(map(_A_DEVICE, links))
-    ends.update(map(_B_DEVICE, links))
-    ends &= doc.devices.keys()  # C-level passes: this runs for each of a moved network rack's 4.7k cables
-    devices = list(map(doc.devices.__getitem__, ends))
-    code = dict(zip(ends, range(len(devices))))
-    count, missing = len(links), len(devices)
-    a_codes = np.fromiter(map(code.get, map(_A_DEVICE, links), repeat(missing)), np.int64, count)
-    b_codes = np.fromiter(map(code.get, map(_B_DEVICE, links), repeat(missing)), np.int64, count)
-    stale = _stale(ctx.router(), devices, a_codes, b_codes, np.fromiter(map(_LENGTH, links), float, count))
-    return [links[i].id for i in np.flatnonzero(stale).tolist()]
+    if not links:
+        return [], []
+    # each end's device as a code in order of first sight (C-level passes: this runs for each of
+    # a moved network rack's 2.6k cables); ends not in the plan are given the last code after
+    code: dict[str, int] = {}
+    a_codes = np.array([code.setdefault(d, len(code)) for d in map(_A_DEVICE, links)], dtype=np.int64)
+    b_codes = np.array([code.setdefault(d, len(code)) for d in map(_B_DEVICE, links)], dtype=np.int64)
+    found = list(map(doc.devices.get, code))
+    devices = [device for device in found if device is not None]
+    if len(devices) < len(found):
+        known = np.array([device is not None for device in found], dtype=bool)
+        recode = np.cumsum(known) - 1
+        recode[~known] = len(devices)
+        a_codes, b_codes = recode[a_codes], recode[b_codes]
+    now = _routed(ctx.router(), devices, a_codes, b_codes)
+    lengths = np.fromiter(map(_LENGTH, links), float, len(links))
+    stale = np.flatnonzero(np.abs(now - lengths) > TOLERANCE_M)
+    return [links[i] for i in stale.tolist()], now[stale].tolist()
 
 
-def _stale(router: Router, devices: Sequence[Device], a_codes: np.ndarray, b_codes: np.ndarray,
-           lengths: np.ndarray) -> np.ndarray:
-    """Whether each cable's routed length (ends as codes into ``devices``; ``len(devices)`` for
-    an end not in the plan) differs from ``lengths`` by more than half a centimetre."""
-    if not len(lengths):
-        return np.zeros(0, dtype=bool)
+def _routed(router: Router, devices: Sequence[Device], a_codes: np.ndarray, b_codes: np.ndarray) -> np.ndarray:
+    """Each cable's routed length, ``Router.length`` (ends as codes into ``devices``;
+    ``len(devices)`` for an end not in the plan, NaN for its cable and for a cable with an end
+    in a rack the router does not place)."""
+    if not len(a_codes):
+        return np.zeros(0)
     places, tray, nan = router.places, router.tray, math.nan
     count = len(devices)
     # per device, as columns: ``Router.height_m`` (max(u - 1, 0) × a unit) and ``_rise`` (the
@@ -83,16 +95,13 @@ def _stale(router: Router, devices: Sequence[Device], a_codes: np.ndarray, b_cod
     # each rack pair's tray run once: the pairs as integer keys, unique'd
     keys = (a_racks + 1) * (len(rack_ids) + 1) + (b_racks + 1)
     unique, inverse = np.unique(keys, return_inverse=True)
-    width = len(rack_ids) + 1
-    runs = np.full(len(unique), nan)
-    for n, key in enumerate(unique.tolist()):
-        a, b = divmod(key, width)
-        rack_a = rack_ids[a - 1] if a else None
-        rack_b = rack_ids[b - 1] if b else None
-        if rack_a is not None and rack_b is not None and rack_a in places and rack_b in places:
-            runs[n] = router.tray_path(rack_a, rack_b)[0]
+    pair_a, pair_b = np.divmod(unique, len(rack_ids) + 1)
+    placed = [rack_id if rack_id in places else None for rack_id in rack_ids] + [None]  # [-1]: not in the plan
+    tray_path = router.tray_path
+    runs = np.array([tray_path(rack_a, rack_b)[0]
+                     if (rack_a := placed[a - 1]) is not None and (rack_b := placed[b - 1]) is not None else nan
+                     for a, b in zip(pair_a.tolist(), pair_b.tolist())], dtype=float)
     apart = rises[a_codes] + rises[b_codes] + runs[inverse.reshape(-1)]
     together = np.abs(heights[a_codes] - heights[b_codes])
     run = np.where(same, together, apart)
-    now = np.ceil((run + np.maximum(run * router.slack_fraction, router.slack_min)) * 100 - 1e-6) / 100
-    return np.abs(now - lengths) > 0.005
+    return np.ceil((run + np.maximum(run * router.slack_fraction, router.slack_min)) * 100 - 1e-6) / 100
