@@ -42,6 +42,7 @@ SUBCOMMANDS: list[str] = [
     "planner.cli.bom",
     "planner.cli.export",
     "planner.cli.import_netbox",
+    "planner.cli.netbox",
     "planner.cli.verify",
     "planner.cli.diff",
     "planner.cli.merge",

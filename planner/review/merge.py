@@ -53,6 +53,7 @@ from planner.model.objects import (
     FloorUnit,
     HandOff,
     Link,
+    NetBoxRecord,
     Rack,
     Underlay,
 )
@@ -166,7 +167,18 @@ def merge_plans(base: Document, ours: Document, theirs: Document) -> MergeResult
     result = MergeResult(_document(sides.merged), merge.conflicts, mapping, names, merge.renamed,
                          _comment_notes(sides), merge.from_theirs, sorted(merge.reroute, key=natural_key), sides)
     result.doc.meta, result.doc.basis, result.doc.outline = meta, basis, outline
+    result.doc.netbox = _netbox_record(ours, theirs, mapping)
     return result
+
+
+def _netbox_record(ours: Document, theirs: Document, mapping: dict[str, str]) -> NetBoxRecord:
+    """Where the merged plan met NetBox: ours' record, and the NetBox ids theirs holds that ours
+    lacks (theirs a pull of NetBox's edits: the objects made there), under their merged ids."""
+    ids = dict(ours.netbox.ids)
+    for key, number in theirs.netbox.ids.items():
+        owner, slash, part = key.partition("/")
+        ids.setdefault(mapping.get(owner, owner) + slash + part, number)
+    return NetBoxRecord(ours.netbox.url or theirs.netbox.url, ours.netbox.site or theirs.netbox.site, ids)
 
 
 def become(doc: Document, objects: Objects, other: Document, touched: dict[str, set[str]]) -> Change:

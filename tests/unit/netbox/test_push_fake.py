@@ -1,0 +1,97 @@
+"""`push` of the 32-node pod into the fake NetBox: everything the plan holds is there, in the
+numbers the plan gives, at the ends the plan gives; the plan records every NetBox id; a second
+push of the unchanged plan only reads."""
+
+from __future__ import annotations
+
+import pytest
+from netbox_fake import shapes
+
+from planner.model.networks import network_of
+from planner.model.ports import COOLANT
+from planner.netbox.push import push
+
+
+def plan_counts(doc) -> dict[str, int]:
+    """What NetBox should hold for ``doc``, worked out from the plan itself."""
+    feeds = sum(1 for rack in doc.racks.values() for busbar in (rack.feed_a, rack.feed_b) if busbar)
+    cables = sum(1 for link in doc.links.values() if network_of(link) != COOLANT)
+    return {"dcim/racks": len(doc.racks), "dcim/devices": len(doc.devices), "dcim/power-panels": len(doc.busbars),
+            "dcim/power-feeds": feeds, "dcim/cables": cables + feeds}  # + each feed's cable from its PDU
+
+
+def ends_by_name(fake, cable: dict) -> set[tuple[str, str]]:
+    """A fake cable's two ends as (device name, port name); a power feed as (panel, feed)."""
+    found = set()
+    for kind, number in (*cable["a_terminations"], *cable["b_terminations"]):
+        end = fake.store.data[shapes.OBJECT_TYPES[kind]][number]
+        owner = fake.store.data["dcim/devices"].get(end.get("device")) or \
+            fake.store.data["dcim/power-panels"][end.get("power_panel")]
+        found.add((owner["name"], end["name"]))
+    return found
+
+
+@pytest.fixture
+def pushed(pod, fake, client):
+    report = push(pod, client)
+    return pod, report
+
+
+def test_every_rack_device_cable_panel_and_feed_of_the_plan_is_in_netbox(pushed, fake):
+    doc, report = pushed
+    counts = plan_counts(doc)
+    for endpoint, number in counts.items():
+        assert len(fake.store.data[endpoint]) == number, endpoint
+        assert report.created[endpoint] == number, endpoint
+    assert all(device.rack in doc.racks for device in doc.devices.values())
+    assert {d["name"] for d in fake.store.data["dcim/devices"].values()} == {doc.hostname(d) for d in
+                                                                              doc.devices.values()}
+    assert {r["name"] for r in fake.store.data["dcim/racks"].values()} == {r.name for r in doc.racks.values()}
+    assert all(feed.get("cable") for feed in fake.store.data["dcim/power-feeds"].values())
+    psus = sum(1 for link in doc.links.values() if network_of(link) == "power")
+    assert sum(1 for o in fake.store.data["dcim/power-outlets"].values() if o.get("cable")) == psus
+    assert len(fake.store.data["dcim/sites"]) == 1 and len(fake.store.data["dcim/locations"]) == 1 + len(
+        {r.row for r in doc.racks.values()})
+
+
+def test_the_plan_records_the_netbox_id_of_every_rack_device_and_cable(pushed, fake):
+    doc, _report = pushed
+    ids = doc.netbox.ids
+    assert doc.netbox.url == fake.url and doc.netbox.site == doc.meta.project
+    for rack in doc.racks.values():
+        assert fake.store.data["dcim/racks"][ids[rack.id]]["name"] == rack.name
+    for device in doc.devices.values():
+        assert fake.store.data["dcim/devices"][ids[device.id]]["name"] == doc.hostname(device)
+    hostnames = {device.id: doc.hostname(device) for device in doc.devices.values()}
+    for link in doc.links.values():
+        if network_of(link) == COOLANT:
+            assert link.id not in ids
+            continue
+        cable = fake.store.data["dcim/cables"][ids[link.id]]
+        assert ends_by_name(fake, cable) == {(hostnames[link.a_device], link.a_port),
+                                            (hostnames[link.b_device], link.b_port)}, link.id
+    assert {ids[k] for k in ids if k.endswith("/feed")} | {ids[link.id] for link in doc.links.values()
+                                                           if link.id in ids} == set(fake.store.data["dcim/cables"])
+
+
+def test_a_second_push_of_the_unchanged_plan_only_reads(pushed, fake, client):
+    doc, _report = pushed
+    before = len(fake.requests)
+    again = push(doc, client)
+    assert [r.method for r in fake.requests[before:] if r.method != "GET"] == []
+    assert not +again.created and not +again.updated and not +again.deleted
+    assert again.unchanged == plan_counts(doc) | {"dcim/sites": 1, "dcim/locations": 2}
+
+
+def test_every_request_of_the_client_reached_the_fake_and_only_its_api(pushed, fake, client):
+    assert sum(client.requests.values()) == len(fake.requests)
+    assert all(r.path.startswith("/api/") and r.status < 400 for r in fake.requests)
+    assert {r.host for r in fake.requests} == {fake.url.removeprefix("http://")}
+
+
+def test_writes_are_bulk_lists_in_a_few_requests(pushed, fake):
+    writes = fake.writes()
+    assert writes and all(r.method == "POST" and r.objects for r in writes)  # every write a bulk list
+    cables = [r for r in writes if r.path == "/api/dcim/cables/"]
+    assert sum(r.objects for r in cables) == len(fake.store.data["dcim/cables"])
+    assert len(cables) <= 10  # 1,197 cables in a few requests, not one each
