@@ -83,6 +83,10 @@ def test_a_rack_move_routes_only_that_racks_cables(qtbot, make_window, hall_text
         real = getattr(routing.Router, name)
         monkeypatch.setattr(routing.Router, name,
                             lambda self, a, b, real=real: calls.append((a, b)) or real(self, a, b))
+    from planner.rules import route_lengths  # N8 routes its stale candidates in one array pass
+    batch = route_lengths._routed
+    monkeypatch.setattr(route_lengths, "_routed", lambda router, devices, a, b:
+                        calls.extend(zip(a, b, strict=True)) or batch(router, devices, a, b))
     window.session.select({rack_id})
     window.plan_view.editor.nudge(0, 1)
     window.undo_action.trigger()
