@@ -29,7 +29,8 @@ from planner.netbox.push import PushError, push
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("netbox", help="push the plan to a NetBox server, or pull a site from it",
                                    description=__doc__.split("\n\n")[0].replace("`", ""))
-    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True,
+                                    help="push (the plan to NetBox) or pull (a NetBox site into a plan)")
     push_parser = actions.add_parser("push", help="create and update the plan's objects in NetBox")
     push_parser.add_argument("plan", metavar="PLAN", help="the .hall file (its NetBox ids are saved into it)")
     _server_arguments(push_parser)
