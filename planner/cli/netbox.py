@@ -31,14 +31,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                    description=__doc__.split("\n\n")[0].replace("`", ""))
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True,
                                     help="push (the plan to NetBox) or pull (a NetBox site into a plan)")
-    push_parser = actions.add_parser("push", help="create and update the plan's objects in NetBox")
+    # No abbreviations: `--token KEY` must be refused, not taken as `--token-file KEY` (and quoted).
+    push_parser = actions.add_parser("push", help="create and update the plan's objects in NetBox", allow_abbrev=False)
     push_parser.add_argument("plan", metavar="PLAN", help="the .hall file (its NetBox ids are saved into it)")
     _server_arguments(push_parser)
     push_parser.add_argument("--site", default="", help="the NetBox site (default: the title block's project)")
     push_parser.add_argument("--location", default="", help="the hall's location in the site (default: the hall's name)")
     push_parser.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
     push_parser.set_defaults(func=run_push)
-    pull_parser = actions.add_parser("pull", help="read a NetBox site into a plan")
+    pull_parser = actions.add_parser("pull", help="read a NetBox site into a plan", allow_abbrev=False)
     _server_arguments(pull_parser)
     pull_parser.add_argument("--site", required=True, help="the NetBox site (its name or slug)")
     pull_parser.add_argument("--onto", metavar="PLAN", default=None,
@@ -83,6 +84,9 @@ def run_pull(args: argparse.Namespace) -> int:
         doc, notes = pull(client, args.site)
     except (NetBoxError, NetBoxReadError) as exc:
         say(str(exc))
+        return EXIT_UNREADABLE
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:  # an answer not shaped as NetBox 4.x's
+        say(f"{args.url}: an answer is not shaped as NetBox 4.x answers ({type(exc).__name__}: {str(exc)[:80]})")
         return EXIT_UNREADABLE
     if base is not None:
         doc, notes = onto(doc, base)
