@@ -44,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_UNREADABLE
     doc = result.doc
     save(doc, args.output)
-    print(f"{args.output}: {len(doc.racks)} racks, {len(doc.devices)} devices, {len(doc.links)} cables, "
-          f"{len(doc.busbars)} busbar runs from the NetBox set {args.folder}")
+    print(f"{args.output}: {len(doc.racks)} racks, {len(doc.devices)} devices, {len(doc.floor_units)} floor units, "
+          f"{len(doc.links)} cables, {len(doc.busbars)} busbar runs from the NetBox set {args.folder}")
     counts = Counter(network_of(link) for link in doc.links.values())
     print("  cables by network: " + (", ".join(f"{counts[n]} {NETWORK_WORDS[n]}" for n in NETWORKS if counts[n])
                                      or "none"))

@@ -92,12 +92,13 @@ def run_pull(args: argparse.Namespace) -> int:
         doc, notes = onto(doc, base)
     save(doc, args.output)
     summary = {"netbox": client.url, "site": doc.netbox.site, "output": args.output, "racks": len(doc.racks),
-               "devices": len(doc.devices), "cables": len(doc.links), "busbars": len(doc.busbars),
+               "devices": len(doc.devices), "floor_units": len(doc.floor_units), "cables": len(doc.links), "busbars": len(doc.busbars),
                "onto": args.onto, "notes": notes, "requests": dict(client.requests)}
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
-        print(f"{args.output}: {summary['racks']} racks, {summary['devices']} devices, {summary['cables']} cables, "
+        print(f"{args.output}: {summary['racks']} racks, {summary['devices']} devices, "
+              f"{summary['floor_units']} floor units, {summary['cables']} cables, "
               f"{summary['busbars']} busbar runs from NetBox site {doc.netbox.site!r} at {client.url}"
               + (f", laid onto {args.onto}" if args.onto else ""))
         for note in notes:

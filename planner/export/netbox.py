@@ -32,6 +32,9 @@ How the plan maps onto NetBox:
 - device: name = hostname (``Document.hostname``), role by kind and switch role, position = its
   lowest U on the front face; 0U rack PDUs are in their rack with no position and no face (NetBox
   refuses a position for a 0U type, ``dcim/models/devices.py`` Device.clean);
+- floor unit (a row CDU, a power cabinet): a device in no rack, in its row's location (the hall's
+  when no rack stands in that row), named as the unit; NetBox 4.6 has no cooling models, and its
+  devices have no floor position, so the reader stands them beside the racks;
 - cable: every cable of every network but the coolant hoses (NetBox has no model for a hose):
   a data cable's ends as ``dcim.interface``, a power cord's as ``dcim.powerport`` (the PSU) and
   ``dcim.poweroutlet`` (the rack PDU outlet); NetBox cable type by media (``power`` for a cord),
@@ -104,7 +107,7 @@ from planner.io.netbox_names import (
 )
 from planner.model.catalog import builtin_catalog
 from planner.model.document import Document, natural_key
-from planner.model.objects import Device, Rack
+from planner.model.objects import Device, FloorUnit, Rack
 
 STATUS = "planned"
 #: How many refused names the error message quotes.
@@ -134,7 +137,10 @@ def write_netbox(doc: Document, folder: Path, options: ExportOptions) -> None:
     row_locations = {row: names.check("location", row_location(location, row), NAME_MAX) for row in rows}
     rack_locations = {r.id: row_locations.get(r.row, location) for r in racks}
     device_names = {d: names.check("device", h, DEVICE_NAME_MAX) for d, h in named.items()}
-    used = {d.type: doc.catalog[d.type] for d in devices}
+    units = sorted(doc.floor_units.values(), key=lambda u: natural_key(u.name))
+    unit_names = {key: names.check("device", name, DEVICE_NAME_MAX)
+                  for key, name in floor_unit_names(units, site_text, options.site_in_hostnames).items()}
+    used = {key: doc.catalog[key] for key in [*(d.type for d in devices), *(u.type for u in units)]}
     models = device_type_models(used.values())
     ends = {key: end_types(doc, item) for key, item in used.items()}
     cables = cable_rows(doc, site, device_names, ends, names)
@@ -147,7 +153,7 @@ def write_netbox(doc: Document, folder: Path, options: ExportOptions) -> None:
 
     chain = feed_rows(doc, racks, site, {r.id: (rack_locations[r.id], rack_names[r.id]) for r in racks},
                       device_names, fed, tap_off_name, names)
-    names.unique("device", [*named.values(), *chain.tap_names])
+    names.unique("device", [*named.values(), *chain.tap_names, *unit_names.values()])
     for model in models.values():
         names.check("device type", model, NAME_MAX)
     names.unique("device-type slug", (type_slug(item) for item in used.values()))
@@ -179,7 +185,9 @@ def write_netbox(doc: Document, folder: Path, options: ExportOptions) -> None:
                 [(r.id, _rack_row(doc, r, site, rack_locations[r.id], rack_names)) for r in racks])
     files.write("devices.csv", DEVICE_COLUMNS,
                 [(d.id, _device_row(doc, d, site, rack_locations[d.rack], rack_names, device_names, models, names))
-                 for d in devices])
+                 for d in devices]
+                + [(u.id, _floor_unit_row(doc, u, site, row_locations.get(u.row, location), unit_names, models, names))
+                   for u in units])
     files.write("cables.csv", CABLE_COLUMNS, cables)
     options.report(0.8)
     files.write("power-panels.csv", POWER_PANEL_COLUMNS, panels)
@@ -249,6 +257,19 @@ def _device_row(doc: Document, device: Device, site: str, location: str, rack_na
     racked = item.height_u > 0
     return (device_names[device.id], role.name, names.cell(manufacturer_of(item)), names.cell(models[device.type]),
             STATUS, site, location, rack_names[device.rack], device.u if racked else "", "front" if racked else "")
+
+
+def floor_unit_names(units: Iterable[FloorUnit], site: str, site_in_hostnames: bool) -> dict[str, str]:
+    """Floor unit id → its NetBox device name: its name, the site in front when asked."""
+    return {u.id: site_hostname(site, u.name) if site_in_hostnames else u.name for u in units}
+
+
+def _floor_unit_row(doc: Document, unit: FloorUnit, site: str, location: str, unit_names: dict[str, str],
+                    models: dict[str, str], names: Names) -> tuple:
+    """A row CDU or power cabinet: a device in no rack, in its row's location (module docstring)."""
+    item = doc.catalog[unit.type]
+    return (unit_names[unit.id], role_for(item.kind).name, names.cell(manufacturer_of(item)),
+            names.cell(models[unit.type]), STATUS, site, location, "", "", "")
 
 
 def _tags(doc: Document) -> list[Tag]:

@@ -17,6 +17,8 @@ port of every network under the name ``CatalogItem.ports()`` gives (the names ``
   with the load spread over all PSUs, so NetBox sums them to the device's figures. A custom type
   without a PSU count gets enough C20 inlets (16 A, IEC 60320-1) at the basis's phase voltage to
   carry its peak on one side, doubled for 2N or one spare for N+1.
+- a floor-standing unit of no PSU count (a row CDU, a power cabinet) is hard-wired: one power port
+  ``Input`` of type ``hardwired`` carrying its whole draw (none when it draws nothing).
 - a rack PDU: its inlet as the power port ``Input`` (the catalogue's ``pdu_inlet`` read as a
   PowerPortTypeChoices slug: "IEC 60309 3P+N+E 63 A 6h" → ``iec-60309-3p-n-e-6h``; the phase count's
   plug when it gives none) and its outlets ``O1`` … as power-outlets (C13/C19) on that port, each
@@ -52,7 +54,7 @@ from planner.io.netbox_names import (
     port_interface_type,
     type_slug,
 )
-from planner.model.catalog import RACK_PDU, CatalogItem
+from planner.model.catalog import FLOOR_KINDS, RACK_PDU, CatalogItem
 from planner.model.cords import DEFAULT_OUTLET
 from planner.model.document import Document
 from planner.model.networks import DATA_NETWORKS
@@ -64,6 +66,8 @@ C20 = "iec-60320-c20"
 #: IEC 60309 plugs come in 16, 32, 63 and 125 A.
 IEC_60309_MAX_A = 125.0
 PDU_PLUG = {3: "iec-60309-3p-n-e-6h", 1: "iec-60309-p-n-e-6h"}
+#: PowerPortTypeChoices TYPE_HARDWIRED: an input wired in, not plugged.
+HARDWIRED = "hardwired"
 #: The name of a rack PDU's inlet, the power port its outlets hang on.
 PDU_INPUT = "Input"
 #: The PSU inlet that mates the outlet a PSU of no given inlet takes (a C13: C14).
@@ -84,8 +88,8 @@ def power_inlets(doc: Document, item: CatalogItem) -> int:
 def pdu_plug(item: CatalogItem) -> str:
     """The PowerPortTypeChoices slug of a rack PDU's inlet (module docstring)."""
     text = item.pdu_inlet.strip()
-    if text.casefold() == "hardwired":
-        return "hardwired"
+    if text.casefold() == HARDWIRED:
+        return HARDWIRED
     found = _IEC_60309.search(text)
     if found:
         return f"iec-60309-{found.group(1).lower().replace('+', '-')}-{found.group(2)}h"
@@ -95,8 +99,12 @@ def pdu_plug(item: CatalogItem) -> str:
 def _power_ports(doc: Document, item: CatalogItem) -> list[dict]:
     if item.kind == RACK_PDU:
         return [{"name": PDU_INPUT, "type": pdu_plug(item)}]
-    names = psu_names(item.psu_count) if item.psu_count else psu_names(power_inlets(doc, item))
-    kind = INLET_TYPES[item.psu_inlet or DEFAULT_INLET] if item.psu_count else C20
+    if item.kind in FLOOR_KINDS and not item.psu_count:  # hard-wired (a row CDU's pumps), one input
+        names, kind = ([PDU_INPUT] if item.power_peak_w > 0 or item.power_w > 0 else []), HARDWIRED
+    elif item.psu_count:
+        names, kind = psu_names(item.psu_count), INLET_TYPES[item.psu_inlet or DEFAULT_INLET]
+    else:
+        names, kind = psu_names(power_inlets(doc, item)), C20
     ports = []
     for name in names:
         port: dict = {"name": name, "type": kind}
@@ -167,8 +175,8 @@ def end_types(doc: Document, item: CatalogItem) -> dict[str, str]:
     return ends
 
 
-#: A busbar tap-off box's power port on the busbar (PowerPortTypeChoices TYPE_HARDWIRED).
-TAP_OFF_INPUT_TYPE = "hardwired"
+#: A busbar tap-off box's power port on the busbar.
+TAP_OFF_INPUT_TYPE = HARDWIRED
 
 
 def tap_off_slug(plug: str, outlets: int) -> str:

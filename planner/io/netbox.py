@@ -14,14 +14,15 @@ planned or run): data cables between interfaces and power cords from a PSU's pow
 outlet, each on the network and tier its tags name or its ports and ends' roles say
 (``planner.io.netbox_networks``), busbar runs from power panels with each rack's feed A and B, and
 the switch roles of every network (compute leaf, spine, core; storage leaf and spine; management
-access and aggregation) and the rails the rules need. What NetBox does not hold is made up and
-said so in the notes: the floor (``planner.io.netbox_layout``), the floor rating, CDUs, coolant
-loops and hoses (NetBox has no model for a hose).
+access and aggregation) and the rails the rules need; row CDUs and power cabinets (devices in no
+rack) as floor units. What NetBox does not hold is made up and said so in the notes: the floor
+(``planner.io.netbox_layout``), the floor rating, coolant loops and hoses (NetBox has no model for a
+hose).
 
 References NetBox itself requires (a device's rack and type, a cable's devices, a feed's panel)
 must resolve, or the read stops with ``NetBoxReadError`` naming the file and row; things NetBox
-allows but the plan cannot hold (an unracked device, a cable to a console port or a power feed)
-are left out and counted in the notes.
+allows but the plan cannot hold (an unracked device of a kind that does not stand on the floor, a
+cable to a console port or a power feed) are left out and counted in the notes.
 """
 
 from __future__ import annotations
@@ -44,7 +45,14 @@ from planner.io.netbox_catalog import (
     match_catalogue,
     rack_type,
 )
-from planner.io.netbox_layout import hall_outline, hang_busbar, place_rows, rows_by_name
+from planner.io.netbox_checks import NetBoxReadError, check_fields, read_number
+from planner.io.netbox_layout import (
+    hall_outline,
+    hang_busbar,
+    place_floor_units,
+    place_rows,
+    rows_by_name,
+)
 from planner.io.netbox_names import (
     CABLE_TYPES,
     INTERFACE_END,
@@ -60,10 +68,10 @@ from planner.io.netbox_names import (
 )
 from planner.io.netbox_networks import assign_networks
 from planner.model.basis import DesignBasis
-from planner.model.bounds import field_problem
 from planner.model.catalog import (
     BUSBAR,
     ETHERNET,
+    FLOOR_KINDS,
     INFINIBAND,
     SWITCH,
     Catalog,
@@ -74,6 +82,7 @@ from planner.model.labels import derived_label
 from planner.model.objects import (
     BusbarRun,
     Device,
+    FloorUnit,
     Link,
     Rack,
     Zone,
@@ -88,14 +97,6 @@ Row = tuple[str, dict[str, str]]
 #: The largest CSV of a set that is read (refused before reading). The largest is cables.csv:
 #: a 131,072-GPU hall has about 393k cables at ~250 bytes a row, about 100 MB.
 MAX_CSV_BYTES = 256 << 20
-
-
-class NetBoxReadError(ValueError):
-    """The set cannot be read: ``where`` names the file (and row), the message says why."""
-
-    def __init__(self, where: str, reason: str) -> None:
-        super().__init__(f"{where}: {reason}")
-        self.where = where
 
 
 @dataclass
@@ -116,25 +117,6 @@ def read_netbox(folder: str | Path) -> NetBoxImport:
     return _Reader(Path(folder)).read()
 
 
-def _check(obj: object, where: str, names: tuple[str, ...]) -> None:
-    """Refuse a value read from the set that the .hall format would refuse on loading (too long,
-    out of range): the plan would save but not open again."""
-    for name in names:
-        problem = field_problem(type(obj).__name__, name, getattr(obj, name))
-        if problem:
-            raise NetBoxReadError(where, f"{name}: {problem}")
-
-
-def _number(text: str, where: str, column: str) -> float:
-    try:
-        value = float(text) if text else 0.0
-    except ValueError:
-        raise NetBoxReadError(where, f"{column}: {text[:40]!r} is not a number") from None
-    if not 0 <= value < 1e9:
-        raise NetBoxReadError(where, f"{column}: {text[:40]!r} is out of range")
-    return value
-
-
 class _Reader:
     """One read of a set: the catalogue it grows (custom types), the notes, the device types by
     (manufacturer, model) as devices.csv names them."""
@@ -146,6 +128,8 @@ class _Reader:
         self.catalog: Catalog = builtin_catalog()
         self.notes: list[str] = []
         self.types: dict[tuple[str, str], NetBoxType] = {}
+        #: devices.csv rows of floor-standing units (in no rack): the floor units of the plan.
+        self.floor_rows: list[tuple[str, dict[str, str], NetBoxType]] = []
 
     def read(self) -> NetBoxImport:
         self._read_types()
@@ -156,7 +140,7 @@ class _Reader:
         assign_networks(self.catalog, devices, links, tagged)
         ethernet = self._ethernet()
         for item in self.catalog.custom_items():
-            _check(item, f"{self.folder / 'device-types'}: {item.name}", tuple(f.name for f in fields(item)))
+            check_fields(item, f"{self.folder / 'device-types'}: {item.name}", tuple(f.name for f in fields(item)))
         rows = rows_by_name(list(racks.values()), locations)
         doc_basis = DesignBasis()
         doc_basis.fabric_kind = ETHERNET if ethernet else INFINIBAND
@@ -164,6 +148,8 @@ class _Reader:
             if item.kind == SWITCH and not item.protocol:
                 item.protocol = doc_basis.fabric_kind
         far_x, far_y = place_rows(self.catalog, doc_basis, rows)
+        units = self._floor_units(names, locations, racks)
+        far_x, far_y = place_floor_units(self.catalog, list(racks.values()), units, far_x, far_y)
         fed: dict[str, list[Rack]] = defaultdict(list)
         for rack in racks.values():
             for feed in (rack.feed_a, rack.feed_b):
@@ -172,7 +158,7 @@ class _Reader:
         for busbar in busbars:
             hang_busbar(self.catalog, busbar, fed[busbar.id])
         doc = Document.from_collections({"racks": racks.values(), "devices": devices, "links": links,
-                                         "busbars": busbars}, self.catalog)
+                                         "busbars": busbars, "floor_units": units}, self.catalog)
         for link in links:  # the export writes derived labels out: they come back derived
             if link.label == derived_label(doc, link):
                 link.label = ""
@@ -181,14 +167,15 @@ class _Reader:
         doc.add(Zone(id="zone-1", name="Floor", polygon=list(doc.outline)))
         doc.meta.project, doc.meta.hall = site or doc.meta.project, self._hall(locations) or doc.meta.hall
         doc.meta.notes = f"Imported from {self.origin}"
-        _check(doc.meta, "racks.csv", ("project", "hall"))
+        check_fields(doc.meta, "racks.csv", ("project", "hall"))
         self.notes += [
             (f"racks laid out in {len(rows)} row(s) by location and name (NetBox has no floor positions): move them to where "
              "they stand; until then cable routes (N7, N8) and reach (P5, C5) are measured on this layout"),
             (f"one floor zone at {doc.zones['zone-1'].rating_kpa:g} kPa, the TIA-942 recommended rating (NetBox has "
              "no floor ratings): set the survey's"),
             "design basis at its defaults (voltage, derating, redundancy, trays …): NetBox holds none",
-            "no CDUs or coolant loops (NetBox does not record them): liquid-cooled racks show C4 until assigned",
+            (f"{len(units)} floor unit(s) (row CDUs, power cabinets) stood at the east end of their row; no coolant loops "
+             "(NetBox does not record which racks a CDU serves): liquid-cooled racks show C4 until assigned"),
             ("no coolant hoses (NetBox has no model for a hose): liquid-cooled devices show C10 until "
              "planner fabric hoses them"),
         ]
@@ -280,15 +267,15 @@ class _Reader:
                 raise NetBoxReadError(where, f"rack name {name!r} is {'empty' if not name else 'used twice'}")
             unit = DIMENSION_UNITS_MM.get(values.get("outer_unit", "") or "mm", 1.0)
             weight = WEIGHT_UNITS_KG.get(values.get("weight_unit", "") or "kg", 1.0)
-            shape = RackShape(values.get("description", ""), int(_number(values.get("u_height", ""), where, "u_height")),
-                              _number(values.get("outer_width", ""), where, "outer_width") * unit,
-                              _number(values.get("outer_depth", ""), where, "outer_depth") * unit,
-                              _number(values.get("weight", ""), where, "weight") * weight,
-                              _number(values.get("max_weight", ""), where, "max_weight") * weight)
+            shape = RackShape(values.get("description", ""), int(read_number(values.get("u_height", ""), where, "u_height")),
+                              read_number(values.get("outer_width", ""), where, "outer_width") * unit,
+                              read_number(values.get("outer_depth", ""), where, "outer_depth") * unit,
+                              read_number(values.get("weight", ""), where, "weight") * weight,
+                              read_number(values.get("max_weight", ""), where, "max_weight") * weight)
             key, custom = rack_type(self.catalog, shape)
             made += custom
             rack = Rack(id=f"rack-{len(racks) + 1}", type=key, name=name, x=0.0, y=0.0)
-            _check(rack, where, ("name",))
+            check_fields(rack, where, ("name",))
             racks[name.casefold()] = rack
             self._note_id(rack.id, values)
             locations[rack.id] = values.get("location", "")
@@ -319,10 +306,13 @@ class _Reader:
             if rack is None:
                 if values["rack"]:
                     raise NetBoxReadError(where, f"rack {values['rack']!r} is not in racks.csv")
-                unracked += 1
+                if self.catalog[netbox_type.key].kind in FLOOR_KINDS:  # a row CDU, a power cabinet
+                    self.floor_rows.append((where, values, netbox_type))
+                else:
+                    unracked += 1
                 continue
             item = self.catalog[netbox_type.key]
-            position = _number(values.get("position", ""), where, "position")
+            position = read_number(values.get("position", ""), where, "position")
             half_u += position != int(position)
             hostname = values["name"] or f"{rack.name}-D{len(devices) + 1}"
             prefix = f"{rack.name}-"
@@ -332,7 +322,7 @@ class _Reader:
             device = Device(id=f"dev-{len(devices) + 1}", type=item.key, name=hostname if own else hostname[len(prefix):],
                             rack=rack.id, u=int(position) if item.height_u else 0, role=role,
                             hostname=hostname if own else "")
-            _check(device, where, ("name", "hostname", "u"))
+            check_fields(device, where, ("name", "hostname", "u"))
             if item.height_u and not position:
                 unplaced.append(device)
             if hostname.casefold() in by_name:
@@ -347,6 +337,23 @@ class _Reader:
         if half_u:
             self.notes.append(f"{half_u} device(s) at a half-U position put at the whole U below")
         return devices, by_name
+
+    def _floor_units(self, names: dict[str, tuple[Device, NetBoxType]], locations: dict[str, str],
+                     racks: dict[str, Rack]) -> list[FloorUnit]:
+        """The row CDUs and power cabinets (devices in no rack), each in the row of the racks in
+        its location (the export writes the row's); unplaced until ``place_floor_units``."""
+        row_of = {locations[rack.id].casefold(): rack.row for rack in racks.values() if locations.get(rack.id)}
+        units: list[FloorUnit] = []
+        for where, values, netbox_type in self.floor_rows:
+            name = values["name"] or f"FU{len(units) + 1}"
+            if name.casefold() in names or any(u.name.casefold() == name.casefold() for u in units):
+                raise NetBoxReadError(where, f"device name {name!r} is used twice")
+            unit = FloorUnit(id=f"fu-{len(units) + 1}", type=netbox_type.key, name=name, x=0.0, y=0.0,
+                             row=row_of.get(values.get("location", "").casefold(), ""))
+            check_fields(unit, where, ("name",))
+            self._note_id(unit.id, values)
+            units.append(unit)
+        return units
 
     def _place(self, devices: list[Device], unplaced: list[Device], racks: dict[str, Rack]) -> None:
         """Racked devices NetBox holds without a position go to the lowest free U of their rack."""
@@ -387,14 +394,14 @@ class _Reader:
             unit = values.get("length_unit", "") or "m"
             if unit not in LENGTH_UNITS_M:
                 raise NetBoxReadError(where, f"length_unit: {unit!r} is not one of {', '.join(LENGTH_UNITS_M)}")
-            length = round(_number(values.get("length", ""), where, "length") * LENGTH_UNITS_M[unit], 2)
+            length = round(read_number(values.get("length", ""), where, "length") * LENGTH_UNITS_M[unit], 2)
             power = POWER_PORT_END in (values["side_a_type"], values["side_b_type"])
             media = "" if power else self._media(values.get("type", ""), values.get("description", ""), length)
             no_media += not media and not power
             link = Link(id=f"link-{len(links) + 1}", a_device=ends[0][0].id, a_port=str(ends[0][1]),
                         b_device=ends[1][0].id, b_port=str(ends[1][1]), media=media, length_m=length, stock_m=length,
                         label=values.get("label", ""), state=state_from_status(values.get("status", "")))
-            _check(link, where, ("label", "length_m"))
+            check_fields(link, where, ("label", "length_m"))
             links.append(link)
             self._note_id(link.id, values)
             tags = [tag.strip() for tag in values.get("tags", "").split(",")]
@@ -430,7 +437,7 @@ class _Reader:
         for where, values in panels:
             busbar = BusbarRun(id=f"bus-{len(busbars) + 1}", type="", name=values["name"], x1=0.0, y1=0.0,
                                x2=0.0, y2=0.0, side="B" if "side B" in values.get("description", "") else "A")
-            _check(busbar, where, ("name",))
+            check_fields(busbar, where, ("name",))
             busbars[values["name"].casefold()] = busbar
             self._note_id(busbar.id, values)
             descriptions[busbar.id] = values.get("description", "")
@@ -440,7 +447,7 @@ class _Reader:
             panel = busbars.get(values["power_panel"].casefold())
             if panel is None:
                 raise NetBoxReadError(where, f"power panel {values['power_panel']!r} is not in power-panels.csv")
-            amperes[panel.id] = max(amperes[panel.id], _number(values.get("amperage", ""), where, "amperage"))
+            amperes[panel.id] = max(amperes[panel.id], read_number(values.get("amperage", ""), where, "amperage"))
             rack = racks.get(values.get("rack", "").casefold())
             if rack is not None:
                 side = values["name"][-2:].upper()

@@ -10,7 +10,8 @@ and alternate as the templates lay them (``planner.layout.rows``): the first fac
 south, so they share a hot aisle, then a cold aisle, each the design basis's minimum rounded up to
 whole floor tiles (a cold aisle exactly at its minimum gets a tile more). A busbar run (a NetBox
 power panel) spans the racks it feeds in the row where most of them stand, over their front (side A)
-or rear (side B) edge as the templates hang them. The hall is drawn around it all with the
+or rear (side B) edge as the templates hang them. A floor unit (a row CDU, a power cabinet: a NetBox
+device in no rack) stands at the east end of the row of its location. The hall is drawn around it all with the
 templates' wall margin, as one floor zone at the default rating.
 """
 
@@ -23,7 +24,7 @@ from collections import Counter
 from planner.model.basis import DesignBasis
 from planner.model.catalog import Catalog
 from planner.model.document import natural_key
-from planner.model.objects import BusbarRun, Point, Rack
+from planner.model.objects import BusbarRun, FloorUnit, Point, Rack
 
 TILE_M = 0.6
 #: Space between the racks and the walls, as the templates draw halls (``layout.rows.Site``).
@@ -71,6 +72,32 @@ def place_rows(catalog: Catalog, basis: DesignBasis, rows: list[list[Rack]]) -> 
             x += item.width_m
         far_x, far_y = max(far_x, x), y + depth
         y += depth + (hot if north else cold)
+    return far_x, far_y
+
+
+def place_floor_units(catalog: Catalog, racks: list[Rack], units: list[FloorUnit], far_x: float,
+                      far_y: float) -> tuple[float, float]:
+    """Stand each floor unit (a row CDU, a power cabinet) at the east end of its row, against the
+    last rack as the templates stand a row CDU, the next against it; a unit of no row in a column
+    east of everything. Returns the new far corner of what stands on the floor (m)."""
+    ends: dict[str, tuple[float, float, int]] = {}  # row → east edge, centre line, rotation
+    for rack in racks:
+        east = rack.x + catalog[rack.type].width_m / 2
+        if rack.row not in ends or east > ends[rack.row][0]:
+            ends[rack.row] = (east, rack.y, rack.rotation)
+    column_x = far_x + TILE_M
+    column_y = WALL_MARGIN_M
+    for unit in sorted(units, key=lambda u: natural_key(u.name)):
+        item = catalog[unit.type]
+        if unit.row in ends:
+            east, centre, rotation = ends[unit.row]
+            unit.x, unit.y, unit.rotation = round(east + item.width_m / 2, 6), round(centre, 6), rotation
+            ends[unit.row] = (east + item.width_m, centre, rotation)
+        else:
+            unit.x, unit.y = round(column_x + item.width_m / 2, 6), round(column_y + item.depth_m / 2, 6)
+            column_y += item.depth_m + TILE_M
+        far_x = max(far_x, unit.x + item.width_m / 2)
+        far_y = max(far_y, unit.y + item.depth_m / 2)
     return far_x, far_y
 
 

@@ -50,10 +50,12 @@ from dataclasses import dataclass
 
 from planner.io.cells import FORMULA_STARTS, unneutralise  # noqa: F401 (the cell rule, re-exported for readers)
 from planner.model.catalog import (
+    CABINET,
     NODE,
     RACK_CDU,
     RACK_MANIFOLD,
     RACK_PDU,
+    ROW_CDU,
     STORAGE,
     SWITCH,
     CatalogItem,
@@ -190,6 +192,10 @@ _ROLES = {
     (RACK_CDU, ""): Role("CDU", "cdu", "00bcd4", "In-rack coolant distribution unit"),
     (RACK_MANIFOLD, ""): Role("Coolant manifold", "coolant-manifold", "03a9f4",
                               "0U rack manifold: the quick-disconnects of the liquid-cooled units"),
+    # Floor-standing units: NetBox 4.6 has no cooling or switchgear models, so they are devices in
+    # no rack, in their row's location.
+    (ROW_CDU, ""): Role("Row CDU", "row-cdu", "0097a7", "Floor-standing coolant distribution unit of a row"),
+    (CABINET, ""): Role("Power cabinet", "power-cabinet", "b71c1c", "Power distribution cabinet on the floor"),
 }
 
 

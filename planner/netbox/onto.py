@@ -13,11 +13,14 @@ fields NetBox holds taken from NetBox, and the rest kept:
   says something else than PLAN's would have been written as (a length NetBox stores to 2
   places, a state NetBox holds as planned or connected: a verified cable stays verified while
   NetBox says connected); the routed length and the tier stay;
-- busbar run (a power panel): its name; its place and type stay.
+- busbar run (a power panel), floor unit (a row CDU, a power cabinet: a device in no rack): its
+  name; its place and type stay.
 
 An object NetBox has that PLAN does not know comes in with a fresh id; one PLAN recorded that
 NetBox no longer has is taken out (and what lives in it: a removed device's cables and hoses);
-what NetBox never held (zones, CDUs, coolant hoses, comments, the design basis) stays as it is.
+what NetBox never held (zones, coolant loops and hoses, comments, the design basis) stays as it is.
+The NetBox ids recorded are the pull's, and the push's for what a pull does not read (the site, its
+locations, the cables from PDU inlets to feeds) while what they belong to is still there.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from planner.model.ports import COOLANT
 from planner.model.references import reference_names
 
 #: The collections NetBox holds: only these are matched, added and taken out.
-HELD = ("racks", "devices", "links", "busbars")
+HELD = ("racks", "devices", "floor_units", "links", "busbars")
 
 
 def _cable_fields(theirs: Any, ours: Any, pulled: Document, base: Document) -> dict[str, Any]:
@@ -132,10 +135,21 @@ def onto(pulled: Document, base: Document) -> tuple[Document, list[str]]:
         if item.key not in doc.catalog:
             doc.catalog.add(item)
     doc.meta, doc.basis, doc.outline = base.meta, base.basis, base.outline
-    doc.netbox = NetBoxRecord(pulled.netbox.url, pulled.netbox.site, {
-        ids.get(owner, owner) + (f"/{part}" if part else ""): number
-        for key, number in pulled.netbox.ids.items() for owner, _slash, part in (key.partition("/"),)})
+    pulled_ids = {ids.get(owner, owner) + (f"/{part}" if part else ""): number
+             for key, number in pulled.netbox.ids.items() for owner, _slash, part in (key.partition("/"),)}
+    # what the pull does not read back (the site, locations, feed cables) stays as the push
+    # recorded it, while what it belongs to is still in the plan
+    kept = {key: number for key, number in base.netbox.ids.items()
+            if key not in pulled_ids and _still_there(doc, key.partition("/")[0])}
+    doc.netbox = NetBoxRecord(pulled.netbox.url, pulled.netbox.site, {**kept, **pulled_ids})
     return doc, notes
+
+
+def _still_there(doc: Document, owner: str) -> bool:
+    """Whether the plan object a NetBox record belongs to is in ``doc`` (a site's, a location's
+    belongs to no plan object: always)."""
+    found = COLLECTIONS.get(owner.split("-", 1)[0])
+    return found is None or "-" not in owner or owner in getattr(doc, found[0])
 
 
 def _id_fields(obj: Any) -> tuple[str, ...]:

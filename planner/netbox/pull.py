@@ -87,7 +87,8 @@ class _ApiReader(_Reader):
             "devices.csv": [{"id": _text(o["id"]), "name": o.get("name") or "", "rack": _text(o.get("rack")),
                              "device_type": models[o["device_type"]["id"]]["model"],
                              "manufacturer": _text(models[o["device_type"]["id"]]["manufacturer"]),
-                             "position": _text(o.get("position")), "role": _text(o.get("role"))} for o in devices],
+                             "position": _text(o.get("position")), "role": _text(o.get("role")),
+                             "location": _text(o.get("location"))} for o in devices],
             "power-panels.csv": [{"id": _text(o["id"]), "name": o["name"], "description": o.get("description", "")}
                                  for o in client.get_all(PANELS, site_id=site_id)],
             "power-feeds.csv": [{"id": _text(o["id"]), "name": o["name"], "power_panel": _text(o.get("power_panel")),

@@ -61,7 +61,8 @@ def endpoint_of_key(plan_key: str) -> str:
     prefix = owner.split("-", 1)[0]
     if part:
         return "dcim/power-feeds" if prefix == "rack" and part in ("A", "B") else CABLES
-    return {"rack": "dcim/racks", "dev": "dcim/devices", "bus": "dcim/power-panels", "link": CABLES}.get(prefix, "")
+    return {"rack": "dcim/racks", "dev": "dcim/devices", "fu": "dcim/devices", "bus": "dcim/power-panels",
+            "link": CABLES}.get(prefix, "")
 
 
 class PushError(Exception):

@@ -6,7 +6,8 @@ and tags, from ``planner.io.netbox_names`` and ``planner.export.netbox_types``),
 API takes it (``netbox/dcim/api/serializers_/``): references to other objects are ``Ref``\\ s,
 resolved to NetBox ids once the objects they name are there; cable ends are
 ``{"object_type": "dcim.interface", "object_id": …}`` (GenericObjectSerializer), resolved from the
-components NetBox made for each device from its type.
+components NetBox made for each device from its type. Floor units (row CDUs, power cabinets) are
+devices in no rack, in their row's location, as in the import set.
 
 Every object has a natural key that finds it again on the server: a slug for what several halls
 share (tags, manufacturers, roles, device types: the push never changes or deletes those), a name
@@ -143,14 +144,16 @@ def wanted_hall(doc: Document, site: str = "", location: str = "") -> WantedHall
 
     racks = sorted(doc.racks.values(), key=lambda r: natural_key(r.name))
     devices = [d for rack in racks for d in doc.devices_in(rack.id)]
-    used = {d.type: doc.catalog[d.type] for d in devices}
+    units = sorted(doc.floor_units.values(), key=lambda u: natural_key(u.name))
+    used = {key: doc.catalog[key] for key in [*(d.type for d in devices), *(u.type for u in units)]}
     models = device_type_models(used.values())
     for tag in [*NETWORK_TAGS.values(), *TIER_TAGS.values(), *rail_tags(link.rail for link in doc.links.values())]:
         add(Wanted(TAGS, (tag.slug,), {"name": tag.name, "slug": tag.slug, "color": tag.color,
                                         "description": tag.description}))
     for maker in sorted({manufacturer_of(item) for item in used.values()}):
         add(Wanted(MANUFACTURERS, (slugify(maker) or "manufacturer",), {"name": maker, "slug": slugify(maker) or "manufacturer"}))
-    for role in sorted({role_for(doc.catalog[d.type].kind, d.role) for d in devices}, key=lambda r: r.slug):
+    roles = {role_for(doc.catalog[d.type].kind, d.role) for d in devices} | {role_for(used[u.type].kind) for u in units}
+    for role in sorted(roles, key=lambda r: r.slug):
         add(Wanted(ROLES, (role.slug,), {"name": role.name, "slug": role.slug, "color": role.color,
                                          "description": role.description}))
     for key, item in sorted(used.items()):
@@ -187,6 +190,16 @@ def wanted_hall(doc: Document, site: str = "", location: str = "") -> WantedHall
             "rack": Ref(RACKS, (rack.name,)),
             "position": device.u if racked else None, "face": "front" if racked else "", "status": STATUS},
             device.id))
+    taken = {name.casefold() for name in hostnames.values()}  # NetBox: a device name once a site, any case
+    problems += [f"floor unit {u.name}: a device has that name (NetBox names a device once a site)"
+                 for u in units if u.name.casefold() in taken]
+    for unit in units:  # a row CDU or power cabinet: in no rack, in its row's location
+        item = used[unit.type]
+        add(Wanted(DEVICES, (unit.name,), {
+            "name": unit.name, "device_type": Ref(DEVICE_TYPES, (type_slug(item),)),
+            "role": Ref(ROLES, (role_for(item.kind).slug,)), "site": site_ref,
+            "location": Ref(LOCATIONS, (row_slugs.get(unit.row, hall_slug),)), "rack": None, "position": None,
+            "face": "", "status": STATUS}, unit.id))
     _power(doc, racks, site_ref, row_slugs, hall_slug, add)
     ends = {key: end_types(doc, item) for key, item in used.items()}
     for wanted in _cables(doc, hostnames, ends, problems):

@@ -42,7 +42,8 @@ def import_from_netbox(window: MainWindow, folder: str | None = None) -> bool:
         return False
     doc = result.doc
     window.files.set_document(doc, None, f"{Path(folder).name}.hall")
-    summary = (f"{len(doc.racks)} racks, {len(doc.devices)} devices, {len(doc.links)} cables and "
+    summary = (f"{len(doc.racks)} racks, {len(doc.devices)} devices, {len(doc.floor_units)} floor units, "
+               f"{len(doc.links)} cables and "
                f"{len(doc.busbars)} busbar runs from {folder}.")
     window.show_status(f"Imported {summary}")
     show_notes(window, summary, result.notes)

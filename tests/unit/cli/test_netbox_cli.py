@@ -35,9 +35,9 @@ def test_export_and_import_round_trip_with_equal_fabric_counts(starter, tmp_path
     back = tmp_path / "back.hall"
     done = planner("import", "--from", "netbox", folder, "-o", back)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith(f"{back}: 1 racks, 16 devices, 78 cables")
+    assert done.stdout.startswith(f"{back}: 1 racks, 16 devices, 0 floor units, 78 cables")
     assert "cables by network: 32 compute, 46 power" in done.stdout  # the starter's 10 hoses stay behind
-    assert "laid out in 1 row(s)" in done.stdout and "no CDUs" in done.stdout
+    assert "laid out in 1 row(s)" in done.stdout and "no coolant loops" in done.stdout
     counts = [json.loads(planner("fabric", plan, "--json").stdout) for plan in (starter, back)]
     hoses = [count["networks"].pop("coolant") for count in counts]  # NetBox has no model for a hose
     assert counts[0] == counts[1] and hoses == [{"switches": {}, "links": {"coolant-hose": n}} for n in (10, 0)]

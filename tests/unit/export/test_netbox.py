@@ -22,7 +22,7 @@ from planner.fabric import fabric_counts
 from planner.io import netbox_names
 from planner.io.atomic_folder import EXPORT_MARKER
 from planner.layout.templates import build_template
-from planner.model.catalog import IN_RACK_KINDS
+from planner.model.catalog import FLOOR_KINDS, IN_RACK_KINDS
 from planner.model.document import Document
 from planner.model.labels import cable_label
 
@@ -156,7 +156,8 @@ def test_netbox_s_own_csv_reading_finds_commas_and_whole_rows(pod_set, name):
 
 def test_device_types_follow_the_devicetype_library_schema(pod_set, pod):
     types = device_types(pod_set)
-    assert len([m for m in types if not m.startswith(TAP_OFF)]) == len({d.type for d in pod.devices.values()})
+    assert len([m for m in types if not m.startswith(TAP_OFF)]) == len({d.type for d in pod.devices.values()}
+                                                                       | {u.type for u in pod.floor_units.values()})
     for data in types.values():
         assert DEVICE_TYPE_REQUIRED <= set(data) <= DEVICE_TYPE_KEYS
         assert re.fullmatch(r"[-a-z0-9_]+", data["slug"]) and len(data["slug"]) <= 100
@@ -250,7 +251,7 @@ def _components(data: dict) -> dict[str, set[str]]:
             "dcim.poweroutlet": {o["name"] for o in data.get("power-outlets", [])}}
 
 
-def test_every_reference_resolves(pod_set):
+def test_every_reference_resolves(pod_set, pod):
     types = device_types(pod_set)
     sites = {r["name"] for r in read(pod_set, "sites.csv")}
     locations = {r["name"]: r for r in read(pod_set, "locations.csv")}
@@ -262,8 +263,12 @@ def test_every_reference_resolves(pod_set):
     assert sites == {"DC West"}
     assert all(loc["site"] in sites and loc["parent"] in ("", "Hall 2") for loc in locations.values())
     assert all(r["site"] in sites and r["location"] in locations for r in racks.values())
+    units = {u.name: u for u in pod.floor_units.values()}
     for device in devices.values():
-        assert device["rack"] in racks and device["location"] == racks[device["rack"]]["location"]
+        if device["name"] in units:  # a row CDU: in no rack, in its row's location
+            assert (device["rack"], device["location"]) == ("", f"Hall 2 row {units[device['name']].row}")
+        else:
+            assert device["rack"] in racks and device["location"] == racks[device["rack"]]["location"]
         assert device["role"] in roles and device["manufacturer"] in manufacturers
         assert types[device["device_type"]]["manufacturer"] == device["manufacturer"]
     components = {model: _components(data) for model, data in types.items()}
@@ -317,7 +322,8 @@ def test_counts_match_the_fabric_and_the_bill_of_materials(pod_set, pod):
     assert hoses > 0 and len(cables) == len(pod.links) - hoses  # hoses are not NetBox cables
     bom = build_bom(pod)
     by_model = Counter(d["device_type"] for d in devices)
-    equipment = {e["name"]: e["quantity"] for e in bom["equipment"] if pod.catalog[e["key"]].kind in IN_RACK_KINDS}
+    equipment = {e["name"]: e["quantity"] for e in bom["equipment"]
+                 if pod.catalog[e["key"]].kind in (*IN_RACK_KINDS, *FLOOR_KINDS)}
     assert by_model == equipment
     assert len(read(pod_set, "racks.csv")) == sum(e["quantity"] for e in bom["equipment"] if e["kind"] == "rack")
     data = Counter((c["description"], float(c["length"])) for c in cables if c["type"] != "power")

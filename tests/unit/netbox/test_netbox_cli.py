@@ -42,7 +42,7 @@ def test_a_dry_run_prints_what_a_push_would_make_and_writes_nothing(capsys, fake
     assert code == 0, err
     report = json.loads(out)
     doc = load(plan)
-    assert report["dry_run"] is True and report["created"]["dcim/devices"] == len(doc.devices)
+    assert report["dry_run"] is True and report["created"]["dcim/devices"] == len(doc.devices) + len(doc.floor_units)
     assert report["created"]["dcim/racks"] == len(doc.racks)
     assert fake.writes() == [] and all(not rows for rows in fake.store.data.values())
     assert plan.read_bytes() == before  # no NetBox ids recorded
@@ -58,7 +58,7 @@ def test_the_token_is_read_from_the_environment_and_the_push_saves_the_ids(capsy
     assert code == 0, err
     doc = load(plan)
     assert doc.netbox.url == fake.url and len(doc.netbox.ids) >= len(doc.devices) + len(doc.racks)
-    assert json.loads(out)["created"]["dcim/devices"] == len(doc.devices)
+    assert json.loads(out)["created"]["dcim/devices"] == len(doc.devices) + len(doc.floor_units)
     writes = len(fake.writes())
     code, out, err = run(capsys, "netbox", "push", plan, "--url", fake.url, "--json")
     assert code == 0, err

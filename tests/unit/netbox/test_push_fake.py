@@ -4,19 +4,21 @@ push of the unchanged plan only reads."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from netbox_fake import shapes
 
 from planner.model.networks import network_of
 from planner.model.ports import COOLANT
-from planner.netbox.push import push
+from planner.netbox.push import PushError, push
 
 
 def plan_counts(doc) -> dict[str, int]:
     """What NetBox should hold for ``doc``, worked out from the plan itself."""
     feeds = sum(1 for rack in doc.racks.values() for busbar in (rack.feed_a, rack.feed_b) if busbar)
     cables = sum(1 for link in doc.links.values() if network_of(link) != COOLANT)
-    return {"dcim/racks": len(doc.racks), "dcim/devices": len(doc.devices), "dcim/power-panels": len(doc.busbars),
+    return {"dcim/racks": len(doc.racks), "dcim/devices": len(doc.devices) + len(doc.floor_units), "dcim/power-panels": len(doc.busbars),
             "dcim/power-feeds": feeds, "dcim/cables": cables + feeds}  # + each feed's cable from its PDU
 
 
@@ -45,13 +47,36 @@ def test_every_rack_device_cable_panel_and_feed_of_the_plan_is_in_netbox(pushed,
         assert report.created[endpoint] == number, endpoint
     assert all(device.rack in doc.racks for device in doc.devices.values())
     assert {d["name"] for d in fake.store.data["dcim/devices"].values()} == {doc.hostname(d) for d in
-                                                                              doc.devices.values()}
+                                                                              doc.devices.values()} | {
+        unit.name for unit in doc.floor_units.values()}
     assert {r["name"] for r in fake.store.data["dcim/racks"].values()} == {r.name for r in doc.racks.values()}
     assert all(feed.get("cable") for feed in fake.store.data["dcim/power-feeds"].values())
     psus = sum(1 for link in doc.links.values() if network_of(link) == "power")
     assert sum(1 for o in fake.store.data["dcim/power-outlets"].values() if o.get("cable")) == psus
     assert len(fake.store.data["dcim/sites"]) == 1 and len(fake.store.data["dcim/locations"]) == 1 + len(
         {r.row for r in doc.racks.values()})
+
+
+def test_a_row_cdu_is_a_device_in_no_rack_in_its_row_s_location_with_its_hardwired_input(pushed, fake):
+    doc, _report = pushed
+    [unit] = doc.floor_units.values()
+    device = fake.store.data["dcim/devices"][doc.netbox.ids[unit.id]]
+    assert device["name"] == unit.name and device.get("rack") is None and device.get("position") is None
+    racks_there = {r["name"] for r in fake.store.data["dcim/racks"].values() if r["location"] == device["location"]}
+    assert racks_there == {r.name for r in doc.racks.values() if r.row == unit.row} != set()
+    assert fake.store.data["dcim/device-roles"][device["role"]]["slug"] == "row-cdu"
+    item = doc.catalog[unit.type]
+    ports = [p for p in fake.store.data["dcim/power-port-templates"].values() if p["device_type"] == device["device_type"]]
+    assert [(p["name"], p["type"], p["maximum_draw"]) for p in ports] == [("Input", "hardwired",
+                                                                          math.ceil(item.power_peak_w))]
+
+
+def test_a_floor_unit_named_as_a_device_stops_the_push_before_any_write(pod, fake, client):
+    [unit] = pod.floor_units.values()
+    pod.set_fields(unit.id, {"name": "r01-n1"})
+    with pytest.raises(PushError, match="floor unit r01-n1: a device has that name"):
+        push(pod, client)
+    assert not [r for r in fake.requests if r.method != "GET"]
 
 
 def test_the_plan_records_the_netbox_id_of_every_rack_device_and_cable(pushed, fake):

@@ -140,7 +140,8 @@ def test_a_second_hall_shares_what_netbox_holds_and_repeats_the_first_hall_s_hos
     assert set(sites) == {first.meta.project, "Second hall"}
     names = {site: sorted(d["name"] for d in fake.store.data["dcim/devices"].values() if d["site"] == number)
              for site, number in sites.items()}
-    assert names["Second hall"] == names[first.meta.project] and len(names["Second hall"]) == len(second.devices)
+    assert names["Second hall"] == names[first.meta.project] and len(names["Second hall"]) == len(second.devices) + len(
+        second.floor_units)
     for link in second.links.values():  # each cable of the second hall ends in the second hall
         if link.id in second.netbox.ids:
             cable = fake.store.data["dcim/cables"][second.netbox.ids[link.id]]
