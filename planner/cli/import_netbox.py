@@ -1,7 +1,8 @@
 """`planner import --from netbox DIR -o FILE`: a new plan from a NetBox import set (the folder
 `planner export --to netbox` writes: racks.csv, devices.csv, cables.csv with the cables of every
-network and the power cords, power panels and feeds, device-types/*.yaml), so a hall recorded in
-NetBox can be checked with `planner validate`.
+network and the power cords, power panels and feeds, device-types/*.yaml), or of NetBox's own
+web-UI exports (Export ▸ All Data: netbox_racks.csv …, ``planner.io.netbox_ui_export``), so a hall
+recorded in NetBox can be checked with `planner validate`.
 
 NetBox holds no floor positions, floor ratings or coolant loops: the reader lays the racks out
 in rows by name and prints what it assumed or left out (``planner.io.netbox``). Cables are then
@@ -30,7 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("import", help="read a hall recorded in NetBox into a new plan",
                                    description=__doc__.split("\n\n")[0].replace("`", ""))
     parser.add_argument("--from", dest="source", required=True, choices=SOURCES,
-                        help="the kind of record: netbox (a folder of NetBox bulk-import CSVs and device-type YAMLs)")
+                        help="the kind of record: netbox (a folder of NetBox bulk-import CSVs and device-type YAMLs, "
+                             "or of NetBox's own Export ▸ All Data CSVs and its device-type YAML)")
     parser.add_argument("folder", metavar="DIR", help="the folder to read")
     parser.add_argument("-o", "--output", required=True, help="the .hall file to write")
     parser.set_defaults(func=run)

@@ -5,6 +5,7 @@ The set is the one ``planner export --to netbox`` writes (column names and slugs
 ``planner.io.netbox_names``): ``racks.csv``, ``devices.csv`` and ``device-types/*.yaml`` are needed;
 ``cables.csv``, ``power-panels.csv`` and ``power-feeds.csv`` are read when present. Cells are read as
 NetBox reads them (surrounding spaces stripped) and a cell the export neutralised (``'=x``) as typed.
+A folder of NetBox's own web-UI exports reads too (``planner.io.netbox_ui_export``).
 
 What comes back: racks (name, type), devices (rack, U, type, hostname: a hostname
 ``<rack>-<name>`` gives the device that name and the default hostname, any other is kept as the
@@ -34,6 +35,7 @@ from pathlib import Path
 
 import yaml
 
+from planner.io import netbox_ui_export as ui
 from planner.io.netbox_catalog import (
     DIMENSION_UNITS_MM,
     WEIGHT_UNITS_KG,
@@ -49,6 +51,7 @@ from planner.io.netbox_checks import NetBoxReadError, check_fields, read_number
 from planner.io.netbox_layout import (
     hall_outline,
     hang_busbar,
+    place_at_lowest_free_u,
     place_floor_units,
     place_rows,
     rows_by_name,
@@ -189,8 +192,9 @@ class _Reader:
     # ---------------------------------------------------------------- files
     def _csv(self, name: str, required: tuple[str, ...], optional: bool = False, updates: bool = True) -> list[Row]:
         path = self.folder / name
-        if not path.is_file() and (self.folder / "shared" / name).is_file():  # the shared step's folder of newer sets
-            path = self.folder / "shared" / name
+        for other in (self.folder / "shared" / name, self.folder / ui.EXPORT_FILES.get(name, name)):
+            if not path.is_file() and other.is_file():  # the shared step's folder; NetBox's own export
+                path = other
         if updates and (self.folder / name.replace(".csv", "-update.csv")).is_file():  # rows NetBox has, by id
             return (self._csv(name, required, True, False) + self._csv(name.replace(".csv", "-update.csv"), required))
         if not path.is_file():
@@ -204,12 +208,16 @@ class _Reader:
             with open(path, encoding="utf-8-sig", newline="") as handle:
                 reader = csv.reader(handle)
                 header = [column.strip() for column in next(reader, [])]
-                missing = [column for column in required if column not in header]
+                exported = ui.is_ui_export(header)  # NetBox's own Export ▸ All Data (planner.io.netbox_ui_export)
+                columns = ui.set_columns(name, header) if exported else header
+                missing = [ui.heading_of(name, c) if exported else c for c in required if c not in columns]
                 if missing:
-                    raise NetBoxReadError(str(path), f"no column {', '.join(missing)}")
-                return [(f"{path}: row {number}", {column: unneutralise(value.strip())
+                    raise NetBoxReadError(str(path), f"no column {', '.join(missing)}" + (
+                        " (NetBox's Export ▸ All Data has it; Current View has only the columns shown)" if exported else ""))
+                rows = [(f"{path}: row {number}", {column: unneutralise(value.strip())
                                                    for column, value in zip(header, values, strict=False)})
                         for number, values in enumerate(reader, start=1) if any(v.strip() for v in values)]
+                return [(w, v) for w, raw in rows if (v := ui.from_ui_export(name, raw) if exported else raw) is not None]
         except UnicodeDecodeError:
             raise NetBoxReadError(str(path), "not UTF-8 text") from None
         except OSError as exc:
@@ -222,6 +230,7 @@ class _Reader:
         if not folder.is_dir() and (self.folder / "shared" / "device-types").is_dir():  # the set's shared step
             folder = self.folder / "shared" / "device-types"
         files = sorted([*folder.glob("*.yaml"), *folder.glob("*.yml")]) if folder.is_dir() else []
+        files = files or [p for p in [self.folder / ui.EXPORT_DEVICE_TYPES] if p.is_file()]  # NetBox's own export
         if not files:
             raise NetBoxReadError(str(folder), "no device-type YAML files (devicetype-library schema)")
         parsed = []
@@ -333,7 +342,8 @@ class _Reader:
         if unracked:
             self.notes.append(f"{unracked} device(s) in no rack left out (a plan holds racked equipment)")
         if unplaced:
-            self._place(devices, unplaced, racks)
+            place_at_lowest_free_u(self.catalog, devices, unplaced, list(racks.values()))
+            self.notes.append(f"{len(unplaced)} device(s) in a rack without a position put at the lowest free U")
         if half_u:
             self.notes.append(f"{half_u} device(s) at a half-U position put at the whole U below")
         return devices, by_name
@@ -355,21 +365,6 @@ class _Reader:
             units.append(unit)
         return units
 
-    def _place(self, devices: list[Device], unplaced: list[Device], racks: dict[str, Rack]) -> None:
-        """Racked devices NetBox holds without a position go to the lowest free U of their rack."""
-        used: dict[str, set[int]] = defaultdict(set)
-        for device in devices:
-            if device.u:
-                used[device.rack].update(range(device.u, device.u + self.catalog[device.type].height_u))
-        sizes = {rack.id: self.catalog[rack.type].rack_units for rack in racks.values()}
-        for device in unplaced:
-            height = self.catalog[device.type].height_u
-            free = (u for u in range(1, sizes[device.rack] - height + 2)
-                    if used[device.rack].isdisjoint(range(u, u + height)))
-            device.u = next(free, 1)
-            used[device.rack].update(range(device.u, device.u + height))
-        self.notes.append(f"{len(unplaced)} device(s) in a rack without a position put at the lowest free U")
-
     # -------------------------------------------------------------- cables
     def _cables(self, names: dict[str, tuple[Device, NetBoxType]]) -> tuple[list[Link], dict[str, tuple[str, str]]]:
         """The cables, and the (network, tier) their tags name by link id (``netbox_networks``)."""
@@ -378,7 +373,10 @@ class _Reader:
         tagged: dict[str, tuple[str, str]] = {}
         other = unmapped = no_media = 0
         for where, values in self._csv("cables.csv", required, optional=True):
-            if values["side_a_type"] not in CABLE_ENDS or values["side_b_type"] not in CABLE_ENDS:
+            for side in ("a", "b"):  # NetBox's UI export names only the component: its type's ports say which
+                if not values[f"side_{side}_type"] and (found := names.get(values[f"side_{side}_device"].casefold())):
+                    values[f"side_{side}_type"] = ui.end_type(found[1], values[f"side_{side}_name"])
+            if {values["side_a_type"], values["side_b_type"]} - {*CABLE_ENDS, ""}:  # "": no component of that name
                 other += 1
                 continue
             ends = []

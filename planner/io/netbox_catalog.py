@@ -100,7 +100,10 @@ class NetBoxType:
 
 
 def _number(data: dict, key: str, default: float = 0.0) -> float:
-    value = data.get(key, default)
+    """A number of the YAML; absent or ``null`` (NetBox's own export writes an unset nullable
+    field, a port's ``maximum_draw`` or a type's ``weight``, as null) is ``default``."""
+    value = data.get(key)
+    value = default if value is None else value
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e9:
         raise DeviceTypeError(f"{key}: {value!r} is not a number from 0 up")
     return float(value)

@@ -10,8 +10,9 @@ and alternate as the templates lay them (``planner.layout.rows``): the first fac
 south, so they share a hot aisle, then a cold aisle, each the design basis's minimum rounded up to
 whole floor tiles (a cold aisle exactly at its minimum gets a tile more). A busbar run (a NetBox
 power panel) spans the racks it feeds in the row where most of them stand, over their front (side A)
-or rear (side B) edge as the templates hang them. A floor unit (a row CDU, a power cabinet: a NetBox
-device in no rack) stands at the east end of the row of its location. The hall is drawn around it all with the
+or rear (side B) edge as the templates hang them. A racked device NetBox holds without a position
+goes to the lowest free U of its rack. A floor unit (a row CDU, a power cabinet: a NetBox device in
+no rack) stands at the east end of the row of its location. The hall is drawn around it all with the
 templates' wall margin, as one floor zone at the default rating.
 """
 
@@ -19,12 +20,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 
 from planner.model.basis import DesignBasis
 from planner.model.catalog import Catalog
 from planner.model.document import natural_key
-from planner.model.objects import BusbarRun, FloorUnit, Point, Rack
+from planner.model.objects import BusbarRun, Device, FloorUnit, Point, Rack
 
 TILE_M = 0.6
 #: Space between the racks and the walls, as the templates draw halls (``layout.rows.Site``).
@@ -99,6 +100,21 @@ def place_floor_units(catalog: Catalog, racks: list[Rack], units: list[FloorUnit
         far_x = max(far_x, unit.x + item.width_m / 2)
         far_y = max(far_y, unit.y + item.depth_m / 2)
     return far_x, far_y
+
+
+def place_at_lowest_free_u(catalog: Catalog, devices: list[Device], unplaced: list[Device],
+                           racks: list[Rack]) -> None:
+    """Racked devices NetBox holds without a position go to the lowest free U of their rack."""
+    used: dict[str, set[int]] = defaultdict(set)
+    for device in devices:
+        if device.u:
+            used[device.rack].update(range(device.u, device.u + catalog[device.type].height_u))
+    sizes = {rack.id: catalog[rack.type].rack_units for rack in racks}
+    for device in unplaced:
+        height = catalog[device.type].height_u
+        free = (u for u in range(1, sizes[device.rack] - height + 2) if used[device.rack].isdisjoint(range(u, u + height)))
+        device.u = next(free, 1)
+        used[device.rack].update(range(device.u, device.u + height))
 
 
 def hang_busbar(catalog: Catalog, busbar: BusbarRun, fed: list[Rack]) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from netbox_views import cables_of, devices_of, racks_of
 
 from planner.export.options import ExportOptions
 from planner.export.registry import export_to
@@ -19,29 +20,11 @@ from planner.io.netbox_layout import MAX_ROW_RACKS
 from planner.layout.templates import build_template
 from planner.model.catalog import NODE, RACK_PDU, SWITCH
 from planner.model.document import Document
-from planner.model.labels import cable_label
 from planner.model.networks import network_of
 from planner.model.objects import Device, Link
 from planner.model.ports import COOLANT
 from planner.rules.engine import validate
 from planner.rules.finding import ERROR
-
-
-def racks_of(doc: Document) -> list[tuple]:
-    return sorted((r.name, r.type) for r in doc.racks.values())
-
-
-def devices_of(doc: Document) -> list[tuple]:
-    return sorted((doc.racks[d.rack].name, d.u, d.type, doc.hostname(d), d.name, d.role, d.rail)
-                  for d in doc.devices.values())
-
-
-def cables_of(doc: Document) -> list[tuple]:
-    """Every cable NetBox can hold (all but the coolant hoses), end to end, with its network."""
-    host = {d.id: doc.hostname(d) for d in doc.devices.values()}
-    return sorted((host[link.a_device], link.a_port, host[link.b_device], link.b_port, cable_label(doc, link), link.media,
-                   link.stock_m, network_of(link), link.tier, link.rail, link.state)
-                  for link in doc.links.values() if network_of(link) != COOLANT)
 
 
 def rewrite(path: Path, change) -> None:
