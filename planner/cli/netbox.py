@@ -19,6 +19,7 @@ import json
 import sys
 
 from planner.cli.common import EXIT_OK, EXIT_UNREADABLE, load_or_exit, say
+from planner.commands.checks import Refusal, check_objects
 from planner.io import save
 from planner.netbox.client import NetBoxClient, NetBoxError, read_token
 from planner.netbox.onto import onto
@@ -72,6 +73,11 @@ def run_push(args: argparse.Namespace) -> int:
         say(str(exc))
         return EXIT_UNREADABLE
     if not args.dry_run:
+        try:  # a server's ids the .hall format would refuse: the plan would save but not open again
+            check_objects([doc.netbox])
+        except Refusal as exc:
+            say(f"NetBox answered ids the plan cannot hold ({exc}): {args.plan} left as it was")
+            return EXIT_UNREADABLE
         save(doc, args.plan)
     print(json.dumps(report.as_json(), indent=1) if args.json else report.text())
     return EXIT_OK

@@ -28,10 +28,10 @@ from planner.model.basis import DesignBasis
 from planner.model.catalog import PORT_FACES, CatalogItem, builtin_catalog
 from planner.model.change import Change
 from planner.model.document import Document
-from planner.model.objects import Meta
+from planner.model.objects import Meta, NetBoxRecord
 from planner.model.typed import as_points, normalise, normalise_value
 
-__all__ = ["AddCatalogItem", "AddObjects", "Command", "Compound", "History", "Refusal",
+__all__ = ["AddCatalogItem", "AddObjects", "Command", "Compound", "History", "RecordNetBox", "Refusal",
            "RemoveObjects", "SetAttributes", "SetFields", "SetOutline"]
 
 
@@ -240,3 +240,23 @@ class History:
     @property
     def can_redo(self) -> bool:
         return bool(self._undone)
+
+
+class RecordNetBox(Command):
+    """Record where the plan met NetBox (server, site, each object's NetBox id): what a push from
+    the window learnt, so the next push updates what it made; undo puts the earlier record back."""
+
+    text = "Record NetBox ids"
+
+    def __init__(self, record: NetBoxRecord) -> None:
+        check_objects([record])
+        self.record = record
+        self._before = NetBoxRecord()
+
+    def apply(self, doc: Document) -> Change:
+        self._before, doc.netbox = doc.netbox, copy.deepcopy(self.record)
+        return Change(meta=True)
+
+    def revert(self, doc: Document) -> Change:
+        doc.netbox = self._before
+        return Change(meta=True)

@@ -186,5 +186,5 @@ def _object_problem(exc: msgspec.ValidationError, cls: type, group: list[Any]) -
         for name, value in vars(obj).items():
             problem = field_problem(cls.__name__, name, value)
             if problem:
-                return f"{getattr(obj, 'name', obj.id)} {name.replace('_', ' ')}: {problem}"
+                return f"{getattr(obj, 'name', getattr(obj, 'id', type(obj).__name__))} {name.replace('_', ' ')}: {problem}"
     return schema_error(exc).problem

@@ -119,6 +119,8 @@ class MainWindow(QMainWindow):
     comment_tool: Part[CommentTool] = Part()
     compare: Part[CompareController] = Part()  # review.compare_attach
     import_netbox_action: Part[QAction] = Part()  # jobs.netbox_attach
+    netbox_push_action: Part[QAction] = Part()
+    netbox_pull_action: Part[QAction] = Part()
 
     def __init__(self, session: DocumentSession, path: str | Path | None = None) -> None:
         super().__init__()

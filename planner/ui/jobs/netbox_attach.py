@@ -1,6 +1,8 @@
 """File ▸ Import from NetBox…: a hall recorded in NetBox, read from a folder of NetBox import files
-(as ``planner export --to netbox`` writes them), opened as a new unsaved plan to check with the
-rules — the same step as ``planner import --from netbox DIR -o FILE`` (``import_netbox``).
+(as ``planner export --to netbox`` writes them, or NetBox's own Export ▸ All Data), opened as a new
+unsaved plan to check with the rules — the same step as ``planner import --from netbox DIR -o FILE``
+(``import_netbox``). Push to NetBox… and Pull from NetBox… (``planner.ui.jobs.netbox_server``) are
+added beside it.
 
 Like File ▸ New from template…, it asks before dropping unsaved changes and replaces the window's
 plan only when the folder reads; a set that cannot be read leaves the open plan as it was. What
@@ -19,6 +21,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from planner.io.netbox import NetBoxReadError
 from planner.jobs.netbox import import_netbox
 from planner.ui.busy import busy
+from planner.ui.jobs.netbox_server import open_netbox_dialog, show_notes
 
 if TYPE_CHECKING:
     from planner.ui.main_window import MainWindow
@@ -46,14 +49,8 @@ def import_from_netbox(window: MainWindow, folder: str | None = None) -> bool:
                f"{len(doc.links)} cables and "
                f"{len(doc.busbars)} busbar runs from {folder}.")
     window.show_status(f"Imported {summary}")
-    show_notes(window, summary, result.notes)
+    show_notes(window, "Imported from NetBox", summary, result.notes)
     return True
-
-
-def show_notes(window: MainWindow, summary: str, notes: list[str]) -> None:
-    """What the import assumed, in a message box the user closes."""
-    QMessageBox.information(window, "Imported from NetBox",
-                            summary + "\n\n" + "\n".join(f"• {note}" for note in notes))
 
 
 def attach(window: MainWindow) -> None:
@@ -65,3 +62,15 @@ def attach(window: MainWindow) -> None:
     action.triggered.connect(lambda: import_from_netbox(window))
     file_menu.insertAction(window.open_action, action)
     window.import_netbox_action = action
+    push_tip = "Create and update the plan's site in a NetBox server over its REST API (a dry run shows what would change)"
+    pull_tip = "Open a NetBox site read over its REST API as a new plan, laid onto the open plan to see NetBox's edits"
+    for pulling, name, tip in ((False, "Pus&h to NetBox…", push_tip), (True, "P&ull from NetBox…", pull_tip)):
+        server = QAction(name, window)
+        server.setObjectName("pull-netbox" if pulling else "push-netbox")
+        server.setStatusTip(tip)
+        server.triggered.connect(lambda _checked=False, p=pulling: open_netbox_dialog(window, p))
+        file_menu.insertAction(window.open_action, server)
+        if pulling:
+            window.netbox_pull_action = server
+        else:
+            window.netbox_push_action = server

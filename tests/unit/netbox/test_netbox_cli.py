@@ -134,3 +134,11 @@ def test_a_pull_from_a_server_not_shaped_as_netbox_is_one_line_and_exit_2(capsys
     assert code == 2 and err.count("\n") == 1, err
     assert f"{url}: an answer is not shaped as NetBox 4.x answers" in err
     assert not (tmp_path / "out.hall").exists()
+
+
+def test_ids_the_plan_format_would_refuse_leave_the_plan_as_it_was(capsys, fake, plan, token_file):
+    before = plan.read_bytes()
+    fake.store._next = 10**13  # a server answering 14-digit ids (the .hall format holds up to 12)
+    code, _out, err = run(capsys, "netbox", "push", plan, "--url", fake.url, "--token-file", token_file)
+    assert code == 2 and "NetBox answered ids the plan cannot hold" in err and err.count("\n") == 1
+    assert plan.read_bytes() == before
