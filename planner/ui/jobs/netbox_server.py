@@ -35,14 +35,6 @@ from PySide6.QtWidgets import (
 
 from planner.commands import RecordNetBox, Refusal
 from planner.io import HallFileError, loads
-from planner.jobs.netbox_server import (
-    PullJob,
-    PullOutcome,
-    PushJob,
-    PushOutcome,
-    run_pull,
-    run_push,
-)
 from planner.model.objects import NetBoxRecord
 from planner.netbox.client import TOKEN_ENV
 from planner.ui.busy import busy
@@ -50,6 +42,7 @@ from planner.ui.dialogs.parts import error_label
 from planner.ui.jobs.runner import Job, plan_input, show_progress
 
 if TYPE_CHECKING:
+    from planner.jobs.netbox_server import PullOutcome, PushOutcome
     from planner.ui.main_window import MainWindow
 
 _URL_KEY, _TOKEN_KEY = "netbox/url", "netbox/token_file"
@@ -130,6 +123,9 @@ class NetBoxServerDialog(QDialog):
             with busy(self.window_ref, "Handing the plan over…"):
                 plan = plan_input(self.window_ref.session)
             cleanup.append(plan)
+        # Late: the jobs pull in the NetBox client and the export's mapping (about 0.7 s of imports),
+        # which opening the window need not wait for.
+        from planner.jobs.netbox_server import PullJob, PushJob, run_pull, run_push
         token = self.token_file.text().strip()
         if self.pulling:
             self.job = Job(run_pull, PullJob(url, site, token, plan), cleanup=cleanup, parent=self)
@@ -150,9 +146,9 @@ class NetBoxServerDialog(QDialog):
         finally:
             self.job = None
             self._set_running(False)
-        if outcome and isinstance(outcome[0], PushOutcome):
-            self._pushed(outcome[0])
-        elif outcome and isinstance(outcome[0], PullOutcome) and self._open(outcome[0]):
+        if outcome and not self.pulling:
+            self._pushed(outcome[0])  # type: ignore[arg-type]  # run_push's PushOutcome
+        elif outcome and self._open(outcome[0]):  # type: ignore[arg-type]  # run_pull's PullOutcome
             self.accept()
 
     def _open(self, outcome: PullOutcome) -> bool:
