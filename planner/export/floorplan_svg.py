@@ -24,14 +24,10 @@ from xml.sax.saxutils import escape, quoteattr
 
 from planner.export.options import ExportOptions, page_size
 from planner.export.pages import MM, TitleBlock
-from planner.export.plan_drawing import (
-    PlanShapes,
-    Window,
-    plan_shapes,
-    scale_bar_length,
-)
+from planner.export.plan_drawing import PlanShapes, Window, plan_shapes
 from planner.export.plan_sheets import Sheet, sheet_grid
 from planner.export.printed_text import clip, one_line
+from planner.export.scale_bar import scale_bar_length
 from planner.export.sheet_text import clean_text
 from planner.export.svg_labels import CM_PER_M, Frame, Line, gaps, place_labels
 from planner.export.svg_labels import cm as _n

@@ -18,13 +18,13 @@ from reportlab.pdfgen.canvas import Canvas
 from planner.export.fonts import FONT, FONT_BOLD
 from planner.export.label_placer import Placer, Rect, text_box
 from planner.export.printed_text import clip, draw_text
+from planner.export.scale_bar import scale_bar_length
 from planner.fabric.routing import Router
 from planner.model.catalog import CABINET, ROW_CDU
 from planner.model.document import Document, natural_key
 from planner.model.geometry import FRONT_DIRECTION, bounds_of, footprint_polygon
 from planner.model.objects import Point
 
-NICE_LENGTHS_M = (0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500)
 #: Zone, busbar and row names on the drawing are cut to this many characters ("…"); rack and
 #: unit names to their box.
 NAME_CHARS = 40
@@ -137,12 +137,6 @@ def _cross_aisle_trays(doc: Document, row_trays: list[tuple[Point, Point]]) -> l
     if len(along_y) > 1:
         trays += [((along_y[0], y), (along_y[-1], y)) for y in router.cross_y]
     return trays + router.main_trunks()  # pods side by side: the trunk joining their end trunks
-
-
-def scale_bar_length(drawing_width_m: float) -> float:
-    """A round length about a fifth of the drawing's width."""
-    target = drawing_width_m / 5
-    return max((n for n in NICE_LENGTHS_M if n <= target), default=NICE_LENGTHS_M[0])
 
 
 def fit_scale(bounds: Window, box: tuple[float, float, float, float]) -> float:

@@ -42,8 +42,8 @@ from PySide6.QtWidgets import (
 )
 
 from planner.export.options import PAPER_SIZES, ExportOptions, LabelSheet
-from planner.export.plan_drawing import scale_bar_length
 from planner.export.registry import EXPORT_KINDS
+from planner.export.scale_bar import scale_bar_length
 from planner.io.atomic_folder import EXPORT_MARKER
 from planner.jobs.worker import ExportJob, publish, run_export, staging_folder
 from planner.model.document import Document
