@@ -101,3 +101,15 @@ def test_a_pull_onto_the_pushed_plan_opens_it_with_netbox_s_edits(window, fake, 
     assert window.files.path is None and window.files.display_name() == "Window pod.hall"
     title, text = no_blocking_prompts[-1]
     assert title == "Pulled from NetBox" and "1 taken out in NetBox" in text
+
+
+def test_file_import_reads_netbox_s_own_export_downloads(window, no_blocking_prompts):
+    from planner.ui.jobs.netbox_attach import import_from_netbox
+
+    folder = Path(__file__).resolve().parents[1] / "data" / "netbox_export" / "pod-32"
+    assert import_from_netbox(window, str(folder))
+    opened = window.session.doc
+    assert (len(opened.racks), len(opened.devices), len(opened.floor_units), len(opened.links)) == (9, 144, 1, 1179)
+    assert opened.meta.project == "CDU pod session" and window.files.display_name() == "pod-32.hall"
+    title, text = no_blocking_prompts[-1]
+    assert title == "Imported from NetBox" and "1 floor unit(s)" in text

@@ -33,7 +33,7 @@ def import_from_netbox(window: MainWindow, folder: str | None = None) -> bool:
         return False
     if folder is None:
         start = window.files.path.parent if window.files.path else Path.home()
-        folder = QFileDialog.getExistingDirectory(window, "Import from NetBox: the folder of the import set",
+        folder = QFileDialog.getExistingDirectory(window, "Import from NetBox: the folder of the import set or of NetBox's exports",
                                                   str(start))
         if not folder:
             return False
@@ -58,7 +58,8 @@ def attach(window: MainWindow) -> None:
     file_menu = window.menu("&File")
     action = QAction("Import from &NetBox…", window)
     action.setObjectName("import-netbox")
-    action.setStatusTip("Open a hall recorded in NetBox (a folder of NetBox import CSVs and device-type YAMLs)")
+    action.setStatusTip("Open a hall recorded in NetBox: a folder of NetBox import CSVs and device-type YAMLs, "
+                        "or of NetBox's own Export ▸ All Data downloads")
     action.triggered.connect(lambda: import_from_netbox(window))
     file_menu.insertAction(window.open_action, action)
     window.import_netbox_action = action
