@@ -224,7 +224,9 @@ class NetBoxClient:
 
 def _reason(payload: bytes, body: Any) -> str:
     """NetBox's reason for a refusal: its ``detail``, or the first object errors of a bulk write
-    with the name of the object each belongs to."""
+    with the name of the object each belongs to (NetBox answers a refused bulk device write with
+    the first failing object's errors alone, ``error.device-duplicate.json``: then the names of
+    the first and last sent)."""
     try:
         answer = json.loads(payload)
     except ValueError:
@@ -236,6 +238,21 @@ def _reason(payload: bytes, body: Any) -> str:
         for sent, errors in zip(body, answer, strict=False):
             if errors:
                 name = sent.get("name") or sent.get("label") or sent.get("id") or "?"
-                said.append(f"{name}: {json.dumps(errors)[:QUOTED_CHARS]}")
+                said.append(f"{name}: {_field_errors(errors)[:QUOTED_CHARS]}")
         return "; ".join(said[:3]) + (f" (and {len(said) - 3} more)" if len(said) > 3 else "") or "no reason given"
-    return json.dumps(answer)[:QUOTED_CHARS]
+    if isinstance(answer, dict) and isinstance(body, list) and body:  # a bulk write NetBox stopped at
+        names = [str(s.get("name") or s.get("label") or s.get("id") or "?") for s in body if isinstance(s, dict)]
+        who = names[0] if len(names) == 1 else f"one of the {len(names)} sent ({names[0]} … {names[-1]})"
+        return f"{who}: {_field_errors(answer)}"[:QUOTED_CHARS]
+    return _field_errors(answer)[:QUOTED_CHARS]
+
+
+def _field_errors(errors: Any) -> str:
+    """NetBox's validation errors in words: ``{"name": ["… already exists."]}`` as
+    "name: … already exists." (a form-wide error without its ``__all__`` key)."""
+    if isinstance(errors, dict):
+        return "; ".join(text if field in ("__all__", "non_field_errors") else f"{field}: {text}"
+                         for field, value in errors.items() if (text := _field_errors(value)))
+    if isinstance(errors, list):
+        return " ".join(text for value in errors if (text := _field_errors(value)))
+    return " ".join(str(errors).split())

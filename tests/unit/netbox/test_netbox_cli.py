@@ -95,7 +95,8 @@ def test_a_refused_cable_names_the_cable_and_netbox_s_reason(capsys, fake, plan,
     code, _out, err = run(capsys, "netbox", "push", plan, "--url", fake.url, "--token-file", token_file)
     assert code == 2 and err.count("\n") == 1, err
     assert "POST /api/dcim/cables/: NetBox answered 400" in err and "held for review" in err
-    assert "R01-U01-N1-P1 ↔ R05-U01-L1-1/1: " in err and "(and 47 more)" in err  # the first chunk's 50
+    assert "R01-U01-N1-P1 ↔ R05-U01-L1-1/1: status: Cable of this kind is held for review." in err
+    assert "(and 47 more)" in err and "[" not in err.split("NetBox answered 400")[1]  # words, not NetBox's JSON
     assert plan.read_bytes() == before
     assert fake.store.data["dcim/devices"] and not fake.store.data["dcim/cables"]
 
@@ -142,3 +143,13 @@ def test_ids_the_plan_format_would_refuse_leave_the_plan_as_it_was(capsys, fake,
     code, _out, err = run(capsys, "netbox", "push", plan, "--url", fake.url, "--token-file", token_file)
     assert code == 2 and "NetBox answered ids the plan cannot hold" in err and err.count("\n") == 1
     assert plan.read_bytes() == before
+
+
+def test_a_refused_device_names_the_device_and_each_field_s_error(capsys, fake, plan, token_file):
+    reason = {"name": ["Device name must be unique per site."], "__all__": ["Check the rack."]}
+    fake.store.refusals.append(("dcim/devices", lambda values: values.get("name") == "R01-N1", reason))
+    code, _out, err = run(capsys, "netbox", "push", plan, "--url", fake.url, "--token-file", token_file)
+    assert code == 2 and err.count("\n") == 1, err
+    # NetBox answers a bulk device write with the first failing device's errors alone
+    assert ": name: Device name must be unique per site.; Check the rack." in err
+    assert "NetBox answered 400 Bad Request: one of the " in err and " sent (R01-" in err
