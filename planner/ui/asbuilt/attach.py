@@ -47,7 +47,7 @@ from planner.ui.asbuilt.install_overlay import (
 )
 from planner.ui.asbuilt.verify_dock import VerifyDock, summary_text
 from planner.ui.busy import busy
-from planner.ui.jobs.runner import Job, plan_input, show_progress
+from planner.ui.jobs.runner import Job, JobDialog, plan_input, show_progress
 
 if TYPE_CHECKING:
     from planner.ui.main_window import MainWindow
@@ -66,7 +66,7 @@ def split_paths(text: str) -> list[str]:
     return [part.strip() for part in text.split(SEPARATOR) if part.strip()]
 
 
-class VerifyDialog(QDialog):
+class VerifyDialog(JobDialog):
     """Which discovery files to check the plan against: any number of each kind at once.
 
     The check runs in a worker process (2–4 s at 98k cables) with a busy bar and Cancel; the
@@ -173,13 +173,6 @@ class VerifyDialog(QDialog):
         if results:
             self.verification = results[0]
             self.accept()
-
-    def reject(self) -> None:
-        """Cancel stops a running check first; the dialog closes on the next Cancel."""
-        if self.job is not None and self.job.running:
-            self.job.cancel()
-            return
-        super().reject()
 
     def file_count(self) -> int:
         return sum(len(paths) for paths in self.inputs.values())

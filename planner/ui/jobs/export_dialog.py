@@ -27,7 +27,6 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
@@ -48,7 +47,7 @@ from planner.io.atomic_folder import EXPORT_MARKER
 from planner.jobs.worker import ExportJob, publish, run_export, staging_folder
 from planner.model.document import Document
 from planner.ui.busy import busy
-from planner.ui.jobs.runner import Job, plan_input, show_progress
+from planner.ui.jobs.runner import Job, JobDialog, plan_input, show_progress
 from planner.ui.plan.units import SCENE_PER_M
 
 if TYPE_CHECKING:
@@ -112,7 +111,7 @@ def render_plan_png(window: MainWindow, path: str, options: ExportOptions) -> No
             os.unlink(temp)
 
 
-class ExportDialog(QDialog):
+class ExportDialog(JobDialog):
     """Where to write one export, on which paper and with which title-block facts."""
 
     def __init__(self, window: MainWindow, kind: str) -> None:
@@ -285,6 +284,9 @@ class ExportDialog(QDialog):
         self.job.cancelled.connect(self._cancelled)
         self.job.start()
 
+    def cancel_job(self) -> None:
+        self.cancel()
+
     def cancel(self) -> None:
         """Stop a running export (its worker is terminated and nothing is written), or close the dialog."""
         if self.job is not None and self.job.running:
@@ -321,12 +323,6 @@ class ExportDialog(QDialog):
         self._finish_job()
         self.progress.setValue(0)
         self.status.setText("Cancelled: no file was written.")
-
-    def reject(self) -> None:
-        if self.job is not None and self.job.running:
-            self.cancel()
-            return
-        super().reject()
 
 
 def attach(window: MainWindow) -> None:

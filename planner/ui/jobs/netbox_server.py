@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import (
     QCheckBox,
-    QDialog,
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
@@ -39,7 +38,7 @@ from planner.model.objects import NetBoxRecord
 from planner.netbox.client import TOKEN_ENV
 from planner.ui.busy import busy
 from planner.ui.dialogs.parts import error_label
-from planner.ui.jobs.runner import Job, plan_input, show_progress
+from planner.ui.jobs.runner import Job, JobDialog, plan_input, show_progress
 
 if TYPE_CHECKING:
     from planner.jobs.netbox_server import PullOutcome, PushOutcome
@@ -48,7 +47,7 @@ if TYPE_CHECKING:
 _URL_KEY, _TOKEN_KEY = "netbox/url", "netbox/token_file"
 
 
-class NetBoxServerDialog(QDialog):
+class NetBoxServerDialog(JobDialog):
     """Push the open plan to a NetBox site, or pull a site into a new plan (``pulling``)."""
 
     def __init__(self, window: MainWindow, pulling: bool) -> None:
@@ -181,13 +180,6 @@ class NetBoxServerDialog(QDialog):
         self.status.setText(f"Pushed. The plan now records {len(outcome.ids):,} NetBox ids (Edit ▸ Undo takes "
                             "them out); save it so the next push updates what this one made.")
         self.window_ref.show_status(f"Pushed to NetBox site {outcome.site!r} at {outcome.url}")
-
-    def reject(self) -> None:
-        """Close cancels a running job first; the dialog closes on the next Close."""
-        if self.job is not None and self.job.running:
-            self.job.cancel()
-            return
-        super().reject()
 
     def _set_running(self, running: bool) -> None:
         for widget in (self.run_button, self.url, self.token_file, self.site, self.dry_run, self.onto):

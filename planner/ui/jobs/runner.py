@@ -32,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QTimer, Signal, SignalInstance
-from PySide6.QtWidgets import QLabel, QProgressBar
+from PySide6.QtWidgets import QDialog, QLabel, QProgressBar
 
 from planner.io.hallwrite import PlanSnapshot, encoded, pieces
 from planner.jobs.worker import PART_SUFFIX, Report, child_main
@@ -254,3 +254,21 @@ class Job(QObject):
                 shutil.rmtree(path, ignore_errors=True)
             else:
                 remove_input(path)  # a plain file, or a plan input maybe still being written
+
+
+class JobDialog(QDialog):
+    """A dialog that runs a ``Job``: Cancel (or Close) stops a running job first and the dialog
+    stays; the next one closes it. ``cancel_job`` is what stopping means (an export also resets
+    its progress)."""
+
+    job: Job | None = None
+
+    def cancel_job(self) -> None:
+        if self.job is not None:
+            self.job.cancel()
+
+    def reject(self) -> None:
+        if self.job is not None and self.job.running:
+            self.cancel_job()
+            return
+        super().reject()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import (
     QComboBox,
-    QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -35,7 +34,7 @@ from planner.layout.templates import (
 from planner.model.catalog import NODE, builtin_catalog
 from planner.model.document import Document
 from planner.ui.dialogs.parts import error_label, ok_cancel
-from planner.ui.jobs.runner import Job, show_progress
+from planner.ui.jobs.runner import Job, JobDialog, show_progress
 
 #: The limits are the template's own (``MAX_NODES``, the same the command line's --nodes help prints).
 TEMPLATE_LABELS = {"starter": f"Starter: one rack, up to {MAX_NODES['starter']:,} nodes",
@@ -44,7 +43,7 @@ TEMPLATE_LABELS = {"starter": f"Starter: one rack, up to {MAX_NODES['starter']:,
                            f"({HALL_NODES_64_PORT:,} on 64-port switches)"}
 
 
-class TemplateDialog(QDialog):
+class TemplateDialog(JobDialog):
     """Collects template parameters and builds a checked, error-free plan (``document()``)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -134,13 +133,6 @@ class TemplateDialog(QDialog):
             self.error.setText(str(exc))
             return
         super().accept()
-
-    def reject(self) -> None:
-        """Cancel stops a build first; the dialog closes on the next Cancel."""
-        if self.job is not None and self.job.running:
-            self.job.cancel()
-            return
-        super().reject()
 
     def _set_running(self, running: bool) -> None:
         for widget in (self.create_button, self.template, self.nodes, self.node_type, self.switch, self.rack_kw):
