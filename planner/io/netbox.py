@@ -383,7 +383,8 @@ class _Reader:
             for side in ("a", "b"):
                 found = names.get(values[f"side_{side}_device"].casefold())
                 if found is None:
-                    raise NetBoxReadError(where, f"device {values[f'side_{side}_device']!r} is not in devices.csv")
+                    raise NetBoxReadError(where, f"device {values[f'side_{side}_device']!r} is not in devices.csv"
+                                          if values[f"side_{side}_device"] else f"side {side.upper()} names no device")
                 device, netbox_type = found
                 ends.append((device, netbox_type.ports.get(values[f"side_{side}_name"])))
             if ends[0][1] is None or ends[1][1] is None:

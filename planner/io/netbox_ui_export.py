@@ -94,7 +94,8 @@ def _split_unit(text: str) -> tuple[str, str]:
 
 def from_ui_export(name: str, values: dict[str, str]) -> dict[str, str] | None:
     """A row of NetBox's UI export of ``name`` as the set's row; None for one the plan holds
-    otherwise (a cable from a power feed: the rack's feeds say that)."""
+    otherwise (a power cable from a feed: the rack's feeds say that). A cable of another type
+    with an end on no device (a circuit, a cut-off last row) goes on, for the reader to refuse."""
     headings = _HEADINGS.get(name, {})
     row = {column: ("" if values.get(h, "") in _UNSET else values.get(h, "")) for h, column in headings.items()}
     if name == "racks.csv":
@@ -108,8 +109,8 @@ def from_ui_export(name: str, values: dict[str, str]) -> dict[str, str] | None:
     elif name == "power-feeds.csv":
         row["type"], row["status"] = row["type"].lower(), row["status"].lower()
     elif name == "cables.csv":
-        if not row["side_a_device"] or not row["side_b_device"]:
-            return None
+        if (not row["side_a_device"] or not row["side_b_device"]) and row["type"] == "Power":
+            return None  # a feed's cable to the PDU inlets; any other end without a device is refused
         row["length"], row["length_unit"] = _split_unit(row["length"])
         row["status"] = row["status"].lower()
         row["type"] = CABLE_TYPE_OF_LABEL.get(row["type"], row["type"].lower())

@@ -146,3 +146,13 @@ def test_any_damaged_cell_reads_or_is_refused_never_another_error(tmp_path_facto
         read_netbox(folder)
     except NetBoxReadError:
         pass
+
+
+def test_a_cut_off_cable_list_is_refused_at_its_last_row(tmp_path):
+    folder = Path(shutil.copytree(POD, tmp_path / "set"))
+    text = (folder / "netbox_cables.csv").read_text(encoding="utf-8")
+    cut = text.index("\n", len(text) // 2) + 40  # 40 characters into a row: its label, no devices yet
+    (folder / "netbox_cables.csv").write_text(text[:cut], encoding="utf-8")
+    last = text[:cut].count("\n")
+    with pytest.raises(NetBoxReadError, match=rf"netbox_cables.csv: row {last}: side A names no device"):
+        read_netbox(folder)
