@@ -32,7 +32,7 @@ import json
 import os
 
 from planner.cli.common import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, load_or_exit, say
-from planner.fabric.routing import recompute_lengths
+from planner.fabric.relength import recompute_lengths
 from planner.io import HallFileError, dumps, loads
 from planner.io.atomic import write_atomic
 from planner.model.document import Document

@@ -4,8 +4,8 @@ Equipment by catalogue item (racks, nodes, switches, storage, CDUs, PDUs, cabine
 runs), busbar tap-offs (one per rack feed), data cables by network, media and stock length
 (compute, storage, in-band, out-of-band: ``network_of``), power cords by type (the outlet and
 the inlet it mates, "C19–C20") and stock length, coolant hoses by QD size and length, and
-transceivers by media for the data networks only (the catalogue says how many each link needs:
-two per optical link).
+transceivers by media and plug form for the data networks only: one per optical plug, so a
+twin-port switch cage's two cables share one (``planner.model.cages``).
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from typing import TextIO
 
 from planner.export.connections import Fittings, cord_type, network_rank, network_words
 from planner.export.sheet_text import sheet_text
+from planner.model.cages import transceiver_counts, transceiver_name
 from planner.model.catalog import ALL_KINDS
 from planner.model.cords import cord_types
 from planner.model.document import Document
-from planner.model.networks import DATA_NETWORKS, network_of
+from planner.model.networks import network_of
 from planner.model.ports import COOLANT, POWER
 
 CSV_COLUMNS = ("section", "key", "description", "length_m", "quantity")
@@ -30,7 +31,8 @@ def build_bom(doc: Document) -> dict:
 
     ``{"equipment": [{key, name, kind, quantity}], "tap_offs": [{busbar_type, rating_a, quantity}],
     "cables": [{network, media, name, stock_length_m, quantity}], "cords": [{type, key, name, stock_length_m,
-    quantity}], "hoses": [{size, name, length_m, quantity}], "transceivers": [{media, name, quantity}]}``
+    quantity}], "hoses": [{size, name, length_m, quantity}], "transceivers": [{media, form, connector,
+    speed_gbps, name, quantity}]}``
     """
     catalog = doc.catalog
     counts: Counter[str] = Counter()
@@ -91,19 +93,22 @@ def build_bom(doc: Document) -> dict:
     ]
     hose_list = [{"size": size, "name": f"Coolant hose {size}".strip(), "length_m": length, "quantity": n}
                  for (size, length), n in sorted(hoses.items())]
-    per_media: Counter[str] = Counter(link.media for link in doc.links.values() if network_of(link) in DATA_NETWORKS)
-    transceivers = []
-    for key in sorted(per_media, key=lambda k: (media_order.get(k, 99), k)):
-        media = catalog.media.get(key)
-        if media and media.transceivers_per_link:
-            transceivers.append({"media": key, "name": f"{key.upper()} transceiver",
-                                 "quantity": per_media[key] * media.transceivers_per_link})
+    optics = transceiver_counts(doc)
+    transceivers = [{"media": kind[0], "form": kind[1], "connector": kind[2], "speed_gbps": kind[3],
+                     "name": transceiver_name(kind), "quantity": n}
+                    for kind, n in sorted(optics.items(), key=lambda kv: (media_order.get(kv[0][0], 99), kv[0]))]
     return {"equipment": equipment, "tap_offs": tap_offs, "cables": cables, "cords": cord_list, "hoses": hose_list,
             "transceivers": transceivers}
 
 
 def _tapoff_name(rating_a: float | None) -> str:
     return "Busbar tap-off, not rated" if rating_a is None else f"Busbar tap-off {rating_a:g} A"
+
+
+def _transceiver_key(t: dict) -> str:
+    """The CSV key of a transceiver row: "sr4 OSFP twin-port 400G" (distinct per kind)."""
+    speed = f"{t['speed_gbps']:g}G" if t["speed_gbps"] else ""
+    return " ".join(part for part in (t["media"], t["connector"], t["form"], speed) if part)
 
 
 def bom_rows(bom: dict) -> list[tuple]:
@@ -116,7 +121,7 @@ def bom_rows(bom: dict) -> list[tuple]:
     rows += [("cord", c["key"] or c["type"], f"{c['name']} ({c['type']})", f"{c['stock_length_m']:g}", c["quantity"])
              for c in bom["cords"]]
     rows += [("hose", h["size"], h["name"], f"{h['length_m']:g}", h["quantity"]) for h in bom["hoses"]]
-    rows += [("transceiver", t["media"], t["name"], "", t["quantity"]) for t in bom["transceivers"]]
+    rows += [("transceiver", _transceiver_key(t), t["name"], "", t["quantity"]) for t in bom["transceivers"]]
     return rows
 
 

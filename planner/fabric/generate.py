@@ -25,6 +25,7 @@ from planner.commands.base import (
     SetFields,
 )
 from planner.fabric.cabling import CORE, LEAF, NODE, SPINE, SwitchSlot, fabric_links, switch_slots
+from planner.fabric.cage_media import Ends, held_ends, one_media_per_cage
 from planner.fabric.placement import place_switches, row_key
 from planner.fabric.reconcile import CablePlan, reconcile
 from planner.fabric.routing import Router
@@ -102,7 +103,7 @@ def generate_fabric(doc: Document, switch_type: str, oversubscription: float = 1
     protocol = switch_protocol(item)
     router = Router(doc, racks=[*where.new_racks, *moved_racks], devices=devices.values(), fabric_kind=protocol)
     links = _links(design, devices, router, item.port_names(),
-                   doc.catalog[nodes[0].type].port_names())
+                   doc.catalog[nodes[0].type].port_names(), held_ends(doc.links_in(COMPUTE).values()))
 
     cables = reconcile(doc, links, old_links)
     children: list[Command] = []
@@ -248,9 +249,10 @@ def _home_rows(doc: Document, design: FabricDesign, nodes: list[Device], slots: 
 
 
 def _links(design: FabricDesign, devices: dict[tuple[str, int], Device], router: Router,
-           switch_ports: list[str], node_ports: list[str]) -> list[Link]:
+           switch_ports: list[str], node_ports: list[str], held: dict[Ends, Link]) -> list[Link]:
     """Every cable of the design as a Link. Nodes sit at their leaf slots (``node_slots``), so the
-    cabling runs over the full SUs' slots and skips the slots no node fills."""
+    cabling runs over the full SUs' slots and skips the slots no node fills. One media per
+    twin-port cage, but the cables the hall already has (``held``) keep theirs."""
     links: list[Link] = []
     ports = {NODE: node_ports, LEAF: switch_ports, SPINE: switch_ports, CORE: switch_ports}
     slotted = replace(design, nodes=design.sus * design.down) if design.tiers > 1 else design
@@ -265,4 +267,5 @@ def _links(design: FabricDesign, devices: dict[tuple[str, int], Device], router:
             id=f"new-{len(links) + 1}", a_device=a.id, a_port=a_port, b_device=b.id, b_port=b_port,
             tier=spec.tier, rail=spec.rail, media=result.media, length_m=result.length_m,
             stock_m=result.stock_m))
+    one_media_per_cage(router, links, held)
     return links

@@ -17,9 +17,11 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from planner.commands.base import AddObjects, Command, SetFields
+from planner.fabric.cage_media import held_ends, one_media_per_cage
 from planner.fabric.placement import place_switches, tapoff_limit_w
 from planner.fabric.reconcile import reconcile
-from planner.fabric.routing import Router, recompute_lengths
+from planner.fabric.relength import recompute_lengths
+from planner.fabric.routing import Router
 from planner.fabric.stages import NetworkGeneration
 from planner.model.catalog import BUSBAR
 from planner.model.document import Document
@@ -150,6 +152,7 @@ def finish(staged: Staged, network: str, cabler: Cabler, text: str, switches: di
     (``reconcile``: a cable whose two ends stay keeps its identity)."""
     doc = staged.doc
     scope = set(doc.links_in(network))
+    one_media_per_cage(cabler.router, cabler.links, held_ends(doc.links_in(network).values()))
     cables = reconcile(doc, cabler.links, scope)
     if staged.reshaped:  # new or moved racks: the other networks' cables between rows re-route
         staged.run(recompute_lengths(doc, [i for i in doc.links if i not in scope]))

@@ -36,13 +36,11 @@ import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from planner.commands.base import SetFields
 from planner.fabric.media import NO_MEDIA, EndConnectors, MediaChoice, choose_media, media_order
 from planner.fabric.pods import ONE_POD, PodLayout, RowKey, RowSpan, pod_layout
 from planner.model.catalog import INFINIBAND, SWITCH
 from planner.model.document import Document
 from planner.model.geometry import RACK_UNIT_M
-from planner.model.networks import DATA_NETWORKS, network_of
 from planner.model.objects import TIER_NODE_LEAF, Link, Point, Rack
 
 
@@ -466,18 +464,3 @@ def route(doc: Document, link: Link) -> RouteResult:
 
 def link_values(result: RouteResult) -> dict[str, object]:
     return {"length_m": result.length_m, "stock_m": result.stock_m, "media": result.media}
-
-
-def recompute_lengths(doc: Document, link_ids: Iterable[str]) -> SetFields:
-    """A command setting length, stock length and media of data cables whose racks moved (cords
-    and hoses stay in their rack)."""
-    router = Router(doc)
-    values: dict[str, dict[str, object]] = {}
-    for link_id in link_ids:
-        link = doc.links[link_id]
-        if network_of(link) not in DATA_NETWORKS:
-            continue
-        new = link_values(router.route(link.a_device, link.b_device, link.tier, link.a_port, link.b_port))
-        if any(getattr(link, k) != v for k, v in new.items()):
-            values[link_id] = new
-    return SetFields(values, text=f"Recompute {len(values)} cable length{'s' if len(values) != 1 else ''}")

@@ -13,7 +13,7 @@ import math
 
 from planner.fabric.place_devices import place_devices
 from planner.fabric.placement import row_key
-from planner.fabric.routing import recompute_lengths
+from planner.fabric.relength import recompute_lengths
 from planner.model.catalog import CatalogItem
 from planner.model.document import Document, natural_key
 from planner.model.networks import BITS_PER_BYTE

@@ -26,7 +26,7 @@ import math
 from planner.fabric.generate import generate_fabric
 from planner.fabric.hall import CONNECTING_STEPS, IN_RACK_STEPS, PLACING_STEPS, apply_steps
 from planner.fabric.placement import device_power_w, pdu_type, pdus_per_side, tapoff_limit_w
-from planner.fabric.routing import recompute_lengths
+from planner.fabric.relength import recompute_lengths
 from planner.fabric.sizing import FabricDesign, FabricError, default_switch, design_fabric
 from planner.layout.rows import (
     RowPlan,

@@ -87,6 +87,7 @@ RULE_MODULES: list[str] = [
     "planner.rules.efficiency", "planner.rules.step_load", "planner.rules.cooling_redundancy",
     "planner.rules.power_cords",
     "planner.rules.hoses",
+    "planner.rules.cage_media",
 ]
 
 Check = Callable[[Context, str, "Rule"], Iterable[Finding]]

@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QMenu
 
-from planner.fabric.routing import recompute_lengths
+from planner.fabric.relength import recompute_lengths
 from planner.model.networks import DATA_NETWORKS, NETWORK_WORDS
 from planner.model.objects import TIERS
 from planner.ui.busy import busy

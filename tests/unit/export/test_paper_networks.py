@@ -167,8 +167,13 @@ def test_bom_counts_cables_by_network_cords_by_type_hoses_by_size(pod):
         by_type[key] = by_type.get(key, 0) + 1
     assert {t: sum(c["quantity"] for c in counted["cords"] if c["type"] == t) for t in by_type} == by_type
     assert sum(h["quantity"] for h in counted["hoses"]) == sum(1 for l in pod.links.values() if network_of(l) == COOLANT)
-    optics = sum(pod.catalog.media[link.media].transceivers_per_link for link in data if link.media in pod.catalog.media)
-    assert sum(t["quantity"] for t in counted["transceivers"]) == optics
+    # one transceiver per optical plug: per end, except that a twin-port switch cage's two cables share one
+    optical = [link for link in data if pod.catalog.media[link.media].transceivers_per_link]
+    ends = [(d, p) for link in optical for d, p in ((link.a_device, link.a_port), (link.b_device, link.b_port))]
+    twin = {(d, p.split("/")[0]) for d, p in ends if "/" in p}
+    single = [end for end in ends if "/" not in end[1]]
+    assert sum(t["quantity"] for t in counted["transceivers"]) == len(twin) + len(single) < 2 * len(optical)
+    assert sum(t["quantity"] for t in counted["transceivers"] if t["form"] == "twin-port") == len(twin)
     rows = list(csv.DictReader(io.StringIO(_bom_csv(pod))))
     assert sum(int(r["quantity"]) for r in rows if r["section"] == "cord") == len(cords)
     assert any("(storage)" in r["description"] for r in rows if r["section"] == "cable")

@@ -99,7 +99,7 @@ def test_n8_lengths_stale_after_a_rack_moves(pod):
     found = [f for f in validator.findings if f.rule == "N8"]
     assert found and all("Plan ▸ Recompute cable lengths" in f.message for f in found)
     assert node_link.id in {s for f in found for s in f.subjects}
-    from planner.fabric.routing import recompute_lengths
+    from planner.fabric.relength import recompute_lengths
 
     validator.update(history.push(recompute_lengths(pod, list(pod.links))))
     assert not [f for f in validator.findings if f.rule == "N8"]

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from planner.commands.base import History
-from planner.fabric.routing import Router, recompute_lengths, route
+from planner.fabric.relength import recompute_lengths
+from planner.fabric.routing import Router, route
 from planner.model.document import Document
 from planner.model.objects import Device, Link, Rack
 

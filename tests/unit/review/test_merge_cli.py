@@ -15,7 +15,7 @@ import pytest
 from planner.cli import main
 from planner.commands.base import SetFields
 from planner.commands.edits import delete_objects, move_objects, place_device
-from planner.fabric.routing import recompute_lengths
+from planner.fabric.relength import recompute_lengths
 from planner.io import dumps, load, loads, save
 from planner.layout.templates import build_template
 from planner.review.merge import merge_plans

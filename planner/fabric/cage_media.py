@@ -1,0 +1,99 @@
+"""One media per twin-port cage for the cables a generator or a move routes (N16's rule,
+``planner.model.cages``): the router picks each cable's cheapest media by its own length, so the
+two cables of a leaf's cage can come out a DAC to a node in the next rack and an SR4 fibre to one
+four racks on, which no plug can serve. Every cable of such a cage takes the longest-reaching of
+its cage's media, re-stocked from that media's lengths, and the cage at its other end is looked
+at again (a media only ever moves up, so this ends).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from planner.fabric.media import NO_MEDIA, MediaChoice, choose_media
+from planner.fabric.routing import Router
+from planner.model.cages import cage_numbers
+from planner.model.catalog import SWITCH
+from planner.model.objects import TIER_NODE_LEAF, Link
+
+Cage = tuple[str, int]
+#: A routed length this close to the stored one is the same cable (N8's tolerance).
+LENGTH_TOLERANCE_M = 0.005
+
+
+def restock(router: Router, link: Link, media_key: str) -> MediaChoice:
+    """``link`` on ``media_key``: the stock length the router would give it on that media alone
+    (NO_MEDIA when that media does not reach it)."""
+    media = next((m for m in router.media if m.key == media_key), None)
+    if media is None or link.length_m <= 0:
+        return NO_MEDIA
+    switch_to_switch = link.tier != TIER_NODE_LEAF and all(
+        router.doc.catalog[router.devices[d].type].kind == SWITCH for d in (link.a_device, link.b_device))
+    return choose_media([media], link.length_m, switch_to_switch, router.ethernet)
+
+
+#: A cable's two ends, either way round.
+Ends = frozenset[tuple[str, str]]
+
+
+def ends_of(link: Link) -> Ends:
+    return frozenset(((link.a_device, link.a_port), (link.b_device, link.b_port)))
+
+
+def held_ends(links: Iterable[Link]) -> dict[Ends, Link]:
+    """The cables past planned (run … verified, faulty) by their ends: a cable the hall has is
+    not re-stocked on paper; where its cage cannot then take one media, N16 says so."""
+    return {ends_of(link): link for link in links if link.state != "planned"}
+
+
+def one_media_per_cage(router: Router, links: list[Link], held: dict[Ends, Link] | None = None) -> int:
+    """Give the cables ``links`` (changed in place) one media per twin-port cage. A cable whose
+    ends are ``held`` (``held_ends``) keeps the media and stock length the hall has while its
+    routed length stands. The number of cables changed."""
+    held = held or {}
+    movable = set()
+    for link in links:
+        had = held.get(ends_of(link))
+        if had is None:
+            movable.add(id(link))
+        elif abs(had.length_m - link.length_m) <= LENGTH_TOLERANCE_M:
+            link.media, link.stock_m = had.media, had.stock_m
+    numbers: dict[str, dict[str, int]] = {}
+
+    def cages_of(link: Link) -> list[Cage]:
+        found = []
+        for device_id, port in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
+            device = router.devices.get(device_id)
+            if device is None:
+                continue
+            if device.type not in numbers:
+                numbers[device.type] = cage_numbers(router.doc.catalog, device.type)
+            if cage := numbers[device.type].get(port, 0):
+                found.append((device_id, cage))
+        return found
+
+    members: dict[Cage, list[Link]] = defaultdict(list)
+    for link in links:
+        for cage in cages_of(link):
+            members[cage].append(link)
+    rank = {m.key: i for i, m in enumerate(router.media)}
+    pending = [cage for cage, cables in members.items() if len(cables) > 1]
+    changed: set[int] = set()
+    while pending:
+        cage = pending.pop()
+        cables = members[cage]
+        media = {link.media for link in cables}
+        if len(media) < 2 or "" in media:
+            continue  # one media already, or a cable nothing reaches (N7 reports it)
+        target = max(media, key=lambda key: rank.get(key, -1))
+        for link in cables:
+            if link.media == target or id(link) not in movable:
+                continue
+            choice = restock(router, link, target)
+            if not choice.media:
+                continue
+            link.media, link.stock_m = choice.media, choice.stock_m
+            changed.add(id(link))
+            pending += [other for other in cages_of(link) if other != cage]
+    return len(changed)
