@@ -64,6 +64,7 @@ import yaml
 
 from planner.export.netbox_cables import Keyed, cable_rows, feed_rows, rail_tags
 from planner.export.netbox_checks import Names
+from planner.export.netbox_modules import MODULE_STATUS, module_type, planned_modules
 from planner.export.netbox_readme import Deleted, readme
 from planner.export.netbox_types import device_type, end_types
 from planner.export.options import ExportOptions
@@ -78,6 +79,7 @@ from planner.io.netbox_names import (
     LOCATION_COLUMNS,
     LOCATION_KEY,
     MANUFACTURER_COLUMNS,
+    MODULE_COLUMNS,
     NAME_MAX,
     NETWORK_TAGS,
     POWER_FEED_COLUMNS,
@@ -157,6 +159,8 @@ def write_netbox(doc: Document, folder: Path, options: ExportOptions) -> None:
     for model in models.values():
         names.check("device type", model, NAME_MAX)
     names.unique("device-type slug", (type_slug(item) for item in used.values()))
+    modules, refused = planned_modules(doc)
+    names.problems += refused
     if names.problems:
         more = f" (and {len(names.problems) - QUOTED} more)" if len(names.problems) > QUOTED else ""
         raise ValueError("NetBox would refuse this plan: " + "; ".join(names.problems[:QUOTED]) + more)
@@ -168,6 +172,12 @@ def write_netbox(doc: Document, folder: Path, options: ExportOptions) -> None:
         _yaml(types_dir / f"{type_slug(item)}.yaml", device_type(doc, item, models[key]))
     for slug, data in sorted(chain.types.items()):
         _yaml(types_dir / f"{slug}.yaml", data)
+    kinds = sorted({module.kind for module in modules})
+    if kinds:
+        (shared / "module-types").mkdir()
+    for kind in kinds:
+        data = module_type(kind)
+        _yaml(shared / "module-types" / f"{slugify(data['model'])}.yaml", data)
     makers = {manufacturer_of(item) for item in [*builtin_catalog().items.values(), *used.values()]}
     _write(shared / "manufacturers.csv", MANUFACTURER_COLUMNS,
            [(names.cell(m), slugify(m) or "manufacturer", "") for m in sorted(makers)])
@@ -188,6 +198,9 @@ def write_netbox(doc: Document, folder: Path, options: ExportOptions) -> None:
                  for d in devices]
                 + [(u.id, _floor_unit_row(doc, u, site, row_locations.get(u.row, location), unit_names, models, names))
                    for u in units])
+    every_name = {**device_names, **unit_names}
+    files.write("modules.csv", MODULE_COLUMNS,
+                [(f"{m.device}/module {m.bay}", (every_name[m.device], m.bay, m.model, MODULE_STATUS)) for m in modules])
     files.write("cables.csv", CABLE_COLUMNS, cables)
     options.report(0.8)
     files.write("power-panels.csv", POWER_PANEL_COLUMNS, panels)
@@ -200,7 +213,7 @@ def write_netbox(doc: Document, folder: Path, options: ExportOptions) -> None:
                if key not in files.keys]
     (folder / "README.txt").write_text(
         readme(doc, site, location, len(used) + len(chain.types), names.neutralised, files.written, deleted,
-               chain.unfed), encoding="utf-8")
+               chain.unfed, len(kinds)), encoding="utf-8")
     options.report(1.0)
 
 

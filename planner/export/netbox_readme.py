@@ -43,7 +43,7 @@ class Deleted:
 
 
 def readme(doc: Document, site: str, location: str, types: int, neutralised: set[str], files: list[str],
-           deleted: list[Deleted], unfed: list[str]) -> str:
+           deleted: list[Deleted], unfed: list[str], module_types: int = 0) -> str:
     out = io.StringIO()
     meta = doc.meta
     project, hall, revision = clean_text(meta.project), clean_text(meta.hall), clean_text(meta.revision)
@@ -73,7 +73,9 @@ its manufacturer's row, if that is new too). `planner netbox push` skips what ex
  3. {shared}/device-types/      {types} device type(s), devicetype-library schema: interfaces of every
                           network (BMC, mgmt0 and eth0 mgmt-only), PSU power ports with their
                           draw, rack PDU inlets and outlets (C13/C19, feed leg by phase)
- 4. {shared}/tags.csv           Customization > Tags > Import: a tag per network, cable tier and rail
+ 4. {shared}/module-types/      {module_types} module type(s), Devices > Module Types > Import, YAML: a
+                          transceiver kind each (media, cage, speed), the modules of step 2
+ 5. {shared}/tags.csv           Customization > Tags > Import: a tag per network, cable tier and rail
 """)
     if deleted:
         out.write("\nBefore step 2, delete these in NetBox: the plan put them there and no longer has them (a CSV\n"
@@ -90,6 +92,12 @@ its manufacturer's row, if that is new too). `planner netbox push` skips what ex
         ("racks.csv", f"{plural(len(doc.racks), 'rack')}: four-post cabinets, front-to-rear airflow"),
         ("devices.csv", ("devices by hostname with rack, position (lowest U) and face;\n"
          "0U rack PDUs have no position (NetBox keeps them beside the rails)")),
+        ("modules.csv", ("Devices > Modules > Import: a transceiver in each module bay (cage)\n"
+         "that holds an optic: one per twin-port switch cage, one per single-port\n"
+         "NIC; copper DACs are cables. On a revision import only the rows of new\n"
+         "modules: NetBox refuses a second module in a bay. The form finds a\n"
+         "device by name in all of NetBox: where another hall has the same\n"
+         "hostnames, export with --site-in-hostnames")),
         ("cables.csv", ("\n".join(textwrap.wrap(f"{cables} cables, each end with its site: {by_network or 'none'};",
                                                 68)) + "\n"
          "data cables between interfaces (type by media, label, stock length\n"
@@ -109,7 +117,7 @@ its manufacturer's row, if that is new too). `planner netbox push` skips what ex
          "feed that exists, and cables.csv stays importable into NetBox 4.4\n"
          "and 4.5 (a feed end's power-panel column is 4.6's)")),
     ]
-    number = 5
+    number = 6
     for name, text in steps:
         stem = name.removesuffix(".csv")
         present = [f for f in (f"{stem}{UPDATE_SUFFIX}.csv", name) if f in files]

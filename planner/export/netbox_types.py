@@ -40,6 +40,7 @@ from __future__ import annotations
 import math
 import re
 
+from planner.export.netbox_modules import module_bays
 from planner.export.sheet_text import sheet_text
 from planner.io.netbox_names import (
     DEFAULT_MANUFACTURER,
@@ -163,6 +164,9 @@ def device_type(doc: Document, item: CatalogItem, model: str) -> dict:
     outlets = _outlets(item)
     if outlets:
         data["power-outlets"] = outlets
+    bays = module_bays(item)
+    if bays:
+        data["module-bays"] = bays
     return data
 
 

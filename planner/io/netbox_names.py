@@ -94,6 +94,8 @@ FEED_CABLE_COLUMNS = ("side_a_site", "side_a_device", "side_a_type", "side_a_nam
                       "side_b_power_panel", "side_b_type", "side_b_name", "type", "status", "label", "description",
                       "tags")
 TAG_COLUMNS = ("name", "slug", "color", "description")
+#: A transceiver in a device's module bay (ModuleImportForm: device and bay by name, type by model).
+MODULE_COLUMNS = ("device", "module_bay", "module_type", "status")
 POWER_PANEL_COLUMNS = ("site", "location", "name", "description")
 POWER_FEED_COLUMNS = ("site", "power_panel", "location", "rack", "name", "status", "type", "supply", "phase",
                       "voltage", "amperage", "max_utilization", "description")

@@ -104,6 +104,8 @@ class _ApiReader(_Reader):
         types = self.client.get_all(DEVICE_TYPES, id=sorted(ids))
         by_id = {t["id"]: {**t, **{name: [] for name in _TEMPLATE_FIELDS}} for t in types}
         for endpoint, name in TEMPLATES.items():
+            if name not in _TEMPLATE_FIELDS:  # module bays: the plan works its transceivers out
+                continue
             for template in self.client.get_all(endpoint, device_type_id=sorted(ids)):
                 owner = by_id.get((template.get("device_type") or {}).get("id"))
                 if owner is not None:

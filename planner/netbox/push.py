@@ -1,12 +1,13 @@
 """``planner netbox push``: make a NetBox site hold what the plan holds, over the REST API.
 
 In dependency order (``planner.netbox.wanted``): what every hall shares (tags, manufacturers,
-device roles, device types with their component templates) is created where it is missing and
+device roles, device types with their component templates, module types) is created where it is missing and
 otherwise left as it is, so a second hall goes into a NetBox that holds the first; then the
 hall's own site, locations, racks, devices, power panels and feeds, each found again by the
 NetBox id the plan recorded at the last push (so a rename is an update) or by its name in the
 site, created when missing, updated where a field differs, and deleted when the plan recorded it
-and no longer has it. Cables last (``planner.netbox.push_cables``).
+and no longer has it. Then the transceivers in the devices' module bays
+(``planner.netbox.push_modules``), and the cables last (``planner.netbox.push_cables``).
 
 Each list goes in one request per chunk of NetBox's bulk endpoints. ``dry_run`` reads the server
 and reports what would change without writing anything. After a push the plan's
@@ -26,10 +27,12 @@ from planner.model.document import Document
 from planner.netbox.client import NetBoxClient, NetBoxError
 from planner.netbox.compare import differing, resolved
 from planner.netbox.push_cables import push_cables
+from planner.netbox.push_modules import push_modules
 from planner.netbox.wanted import (
     CABLES,
     DEVICE_TYPES,
     LOCATIONS,
+    MODULE_TYPES,
     OWN,
     SHARED,
     SITES,
@@ -40,6 +43,8 @@ from planner.netbox.wanted import (
     wanted_hall,
 )
 
+#: The field that finds a shared object again, where it is not the slug.
+SHARED_KEYS = {MODULE_TYPES: "model"}
 #: How a NetBox object of each of the hall's endpoints is keyed, as ``Wanted.key`` keys it.
 NATURAL_KEYS: dict[str, Callable[[dict[str, Any]], tuple[str, ...]]] = {
     SITES: lambda o: (o["slug"],),
@@ -138,7 +143,8 @@ class Sync:
     # ------------------------------------------------------------ shared
     def shared(self, endpoint: str) -> None:
         wanted = self.hall.objects.get(endpoint, [])
-        there: dict[tuple[str, ...], int] = {(o["slug"],): o["id"] for o in self.client.get_all(endpoint, fields=("id", "slug"))}
+        key = SHARED_KEYS.get(endpoint, "slug")  # a module type has no slug: its model is unique
+        there: dict[tuple[str, ...], int] = {(o[key],): o["id"] for o in self.client.get_all(endpoint, fields=("id", key))}
         self.ids[endpoint] = dict(there)
         missing = [w for w in wanted if w.key not in there]
         self.report.existing[endpoint] += len(wanted) - len(missing)
@@ -259,6 +265,7 @@ def push(doc: Document, client: NetBoxClient, site: str = "", location: str = ""
             sync.write(endpoint, hall.objects.get(endpoint, []), [])
         else:
             sync.own(endpoint, site_id)
+    push_modules(sync, site_id)
     push_cables(sync, site_id)
     for endpoint in reversed(OWN[1:]):  # what the plan took out, after the cables on it
         gone = sync.gone.get(endpoint, [])

@@ -23,9 +23,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from planner.export.netbox_cables import cable_color, rail_tags
+from planner.export.netbox_modules import MODULE_STATUS, module_type, planned_modules
 from planner.export.netbox_types import PDU_INPUT, device_type, end_types
 from planner.io.netbox_names import (
     CABLE_TYPES,
+    DEFAULT_MANUFACTURER,
     DESCRIPTION_MAX,
     INTERFACE_END,
     LOCATION_KEY,
@@ -71,13 +73,16 @@ DEVICES = "dcim/devices"
 PANELS = "dcim/power-panels"
 FEEDS = "dcim/power-feeds"
 CABLES = "dcim/cables"
+MODULE_TYPES = "dcim/module-types"
+MODULE_BAYS = "dcim/module-bays"
+MODULES = "dcim/modules"
 #: Objects every hall shares: created when missing, never changed or deleted by a push.
-SHARED = (TAGS, MANUFACTURERS, ROLES, DEVICE_TYPES)
+SHARED = (TAGS, MANUFACTURERS, ROLES, DEVICE_TYPES, MODULE_TYPES)
 #: The hall's own objects, in dependency order.
 OWN = (SITES, LOCATIONS, RACKS, DEVICES, PANELS, FEEDS)
 #: Device-type templates: endpoint → the device type's YAML list of that component.
 TEMPLATES = {"dcim/power-port-templates": "power-ports", "dcim/interface-templates": "interfaces",
-             "dcim/power-outlet-templates": "power-outlets"}
+             "dcim/power-outlet-templates": "power-outlets", "dcim/module-bay-templates": "module-bays"}
 #: The component endpoint of each cable end type.
 COMPONENTS = {INTERFACE_END: "dcim/interfaces", POWER_PORT_END: "dcim/power-ports",
               POWER_OUTLET_END: "dcim/power-outlets"}
@@ -150,7 +155,10 @@ def wanted_hall(doc: Document, site: str = "", location: str = "") -> WantedHall
     for tag in [*NETWORK_TAGS.values(), *TIER_TAGS.values(), *rail_tags(link.rail for link in doc.links.values())]:
         add(Wanted(TAGS, (tag.slug,), {"name": tag.name, "slug": tag.slug, "color": tag.color,
                                         "description": tag.description}))
-    for maker in sorted({manufacturer_of(item) for item in used.values()}):
+    modules, refused = planned_modules(doc)
+    problems += refused
+    makers = {manufacturer_of(item) for item in used.values()} | ({DEFAULT_MANUFACTURER} if modules else set())
+    for maker in sorted(makers):
         add(Wanted(MANUFACTURERS, (slugify(maker) or "manufacturer",), {"name": maker, "slug": slugify(maker) or "manufacturer"}))
     roles = {role_for(doc.catalog[d.type].kind, d.role) for d in devices} | {role_for(used[u.type].kind) for u in units}
     for role in sorted(roles, key=lambda r: r.slug):
@@ -158,6 +166,9 @@ def wanted_hall(doc: Document, site: str = "", location: str = "") -> WantedHall
                                          "description": role.description}))
     for key, item in sorted(used.items()):
         add(_device_type(doc, key, item, models[key]))
+    for kind in sorted({module.kind for module in modules}):
+        data = module_type(kind)
+        add(Wanted(MODULE_TYPES, (data["model"],), {**data, "manufacturer": Ref(MANUFACTURERS, (slugify(DEFAULT_MANUFACTURER),))}))
     add(Wanted(SITES, (site_slug,), {"name": site, "slug": site_slug, "status": STATUS}, SITE_KEY))
     hall_slug = slugify(location) or "location"
     add(Wanted(LOCATIONS, (hall_slug,), {"name": location, "slug": hall_slug, "site": Ref(SITES, (site_slug,)),
@@ -201,6 +212,10 @@ def wanted_hall(doc: Document, site: str = "", location: str = "") -> WantedHall
             "location": Ref(LOCATIONS, (row_slugs.get(unit.row, hall_slug),)), "rack": None, "position": None,
             "face": "", "status": STATUS}, unit.id))
     _power(doc, racks, site_ref, row_slugs, hall_slug, add)
+    for module in modules:  # in a bay of the device (its id found by the push: ``push_modules``)
+        host = hostnames[module.device]
+        add(Wanted(MODULES, (host, module.bay), {"device": Ref(DEVICES, (host,)), "module_type": Ref(
+            MODULE_TYPES, (module.model,)), "status": MODULE_STATUS}))
     ends = {key: end_types(doc, item) for key, item in used.items()}
     for wanted in _cables(doc, hostnames, ends, problems):
         add(wanted)

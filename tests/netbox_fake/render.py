@@ -16,6 +16,10 @@ from .schema import (
     INTERFACES,
     LOCATIONS,
     MANUFACTURERS,
+    MODULE_BAY_TEMPLATES,
+    MODULE_BAYS,
+    MODULE_TYPES,
+    MODULES,
     PANELS,
     POWER_OUTLET_TEMPLATES,
     POWER_OUTLETS,
@@ -42,6 +46,9 @@ COUNTS = {
     "interface_count": {DEVICES: (INTERFACES, "device")},
     "power_port_count": {DEVICES: (POWER_PORTS, "device")},
     "power_outlet_count": {DEVICES: (POWER_OUTLETS, "device")},
+    "module_count": {MODULE_TYPES: (MODULES, "module_type")},
+    "module_bay_template_count": {DEVICE_TYPES: (MODULE_BAY_TEMPLATES, "device_type")},
+    "module_bay_count": {DEVICES: (MODULE_BAYS, "device")},
 }
 
 
@@ -63,8 +70,12 @@ class Renderer:
         return {key: self.value(endpoint, obj, key, value) for key, value in shape.items()}
 
     def display(self, endpoint: str, obj: dict[str, Any]) -> str:
-        if endpoint == DEVICE_TYPES:
+        if endpoint in (DEVICE_TYPES, MODULE_TYPES):
             return str(obj.get("model"))
+        if endpoint == MODULES:  # Module.__str__: "<bay>: <type> (<id>)"
+            bay = self.store.get(MODULE_BAYS, obj.get("module_bay")) or {}
+            kind = self.store.get(MODULE_TYPES, obj.get("module_type")) or {}
+            return f"{bay.get('name')}: {kind.get('model')} ({obj['id']})"
         if endpoint == CABLES:
             return obj.get("label") or f"#{obj['id']}"
         if endpoint == DEVICES and not obj.get("name"):
@@ -85,8 +96,14 @@ class Renderer:
             return self.display(endpoint, obj)
         if key in ("created", "last_updated"):
             return obj[key]
+        if key == "_occupied" and endpoint == MODULE_BAYS:
+            return bool(store.referring(MODULES, "module_bay", obj["id"]))
         if key == "_occupied":
             return bool(obj.get("cable") or obj.get("mark_connected"))
+        if key == "installed_module":
+            held = sorted(store.referring(MODULES, "module_bay", obj["id"]))
+            return self.render(MODULES, store.data[MODULES][held[0]], shape if shapes.is_nested(shape)
+                               else shapes.brief_template(MODULES)) if held else None
         if key == "_depth":
             depth, parent = 0, obj.get("parent") if endpoint == LOCATIONS else None
             while parent:

@@ -21,12 +21,17 @@ CABLES = "dcim/cables"
 INTERFACE_TEMPLATES = "dcim/interface-templates"
 POWER_PORT_TEMPLATES = "dcim/power-port-templates"
 POWER_OUTLET_TEMPLATES = "dcim/power-outlet-templates"
+MODULE_TYPES = "dcim/module-types"
+MODULE_BAY_TEMPLATES = "dcim/module-bay-templates"
+MODULE_BAYS = "dcim/module-bays"
+MODULES = "dcim/modules"
 
 #: Component endpoint → the template endpoint it is made from, in NetBox's order of
 #: instantiation (Device.save: power ports before the outlets that name them, then interfaces).
 COMPONENT_TEMPLATES = {POWER_PORTS: POWER_PORT_TEMPLATES, POWER_OUTLETS: POWER_OUTLET_TEMPLATES,
-                       INTERFACES: INTERFACE_TEMPLATES}
-COMPONENTS = tuple(COMPONENT_TEMPLATES)
+                       INTERFACES: INTERFACE_TEMPLATES, MODULE_BAYS: MODULE_BAY_TEMPLATES}
+#: The components a cable can end on (a module bay takes a module, not a cable).
+COMPONENTS = (POWER_PORTS, POWER_OUTLETS, INTERFACES)
 #: What a cable can end on.
 CABLED = (*COMPONENTS, FEEDS)
 
@@ -44,16 +49,22 @@ REFS: dict[str, dict[str, str]] = {
     POWER_OUTLETS: {"device": DEVICES, "power_port": POWER_PORTS},
     PANELS: {"site": SITES, "location": LOCATIONS},
     FEEDS: {"power_panel": PANELS, "rack": RACKS},
+    MODULE_TYPES: {"manufacturer": MANUFACTURERS},
+    MODULE_BAY_TEMPLATES: {"device_type": DEVICE_TYPES},
+    MODULE_BAYS: {"device": DEVICES},
+    MODULES: {"device": DEVICES, "module_bay": MODULE_BAYS, "module_type": MODULE_TYPES},
 }
 #: References NetBox protects: deleting the referred object while one refers to it is a 409.
 PROTECTED = {(DEVICES, "site"), (DEVICES, "rack"), (DEVICES, "location"), (DEVICES, "device_type"),
              (DEVICES, "role"), (RACKS, "site"), (LOCATIONS, "site"), (PANELS, "site"), (FEEDS, "power_panel"),
-             (FEEDS, "rack"), (DEVICE_TYPES, "manufacturer")}
+             (FEEDS, "rack"), (DEVICE_TYPES, "manufacturer"), (MODULE_TYPES, "manufacturer"),
+             (MODULES, "module_type")}
 #: References whose objects go with the referred one (on_delete=CASCADE).
 CASCADE = {(INTERFACES, "device"), (POWER_PORTS, "device"), (POWER_OUTLETS, "device"),
            (INTERFACE_TEMPLATES, "device_type"), (POWER_PORT_TEMPLATES, "device_type"),
            (POWER_OUTLET_TEMPLATES, "device_type"), (LOCATIONS, "parent"), (RACKS, "location"),
-           (PANELS, "location")}
+           (PANELS, "location"), (MODULE_BAY_TEMPLATES, "device_type"), (MODULE_BAYS, "device"),
+           (MODULES, "device"), (MODULES, "module_bay")}
 
 REQUIRED: dict[str, tuple[str, ...]] = {
     TAGS: ("name", "slug"), MANUFACTURERS: ("name", "slug"), ROLES: ("name", "slug"),
@@ -64,6 +75,8 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     DEVICES: ("device_type", "role", "site"), PANELS: ("name", "site"), FEEDS: ("power_panel", "name"),
     INTERFACES: ("device", "name", "type"), POWER_PORTS: ("device", "name"), POWER_OUTLETS: ("device", "name"),
     CABLES: (),
+    MODULE_TYPES: ("manufacturer", "model"), MODULE_BAY_TEMPLATES: ("device_type", "name"),
+    MODULE_BAYS: ("device", "name"), MODULES: ("device", "module_bay", "module_type"),
 }
 
 #: Uniqueness: endpoint → [(fields, field the error is under, message)]. The messages are
@@ -95,6 +108,11 @@ UNIQUE: dict[str, list[tuple[tuple[str, ...], str, str]]] = {
     INTERFACES: [(("device", "name"), "__all__", "Interface with this Device and Name already exists.")],
     POWER_PORTS: [(("device", "name"), "__all__", "Power port with this Device and Name already exists.")],
     POWER_OUTLETS: [(("device", "name"), "__all__", "Power outlet with this Device and Name already exists.")],
+    MODULE_TYPES: [(("manufacturer", "model"), "__all__",
+                    "Module type with this Manufacturer and Model already exists.")],
+    MODULE_BAY_TEMPLATES: [(("device_type", "name"), "__all__",
+                            "Module bay template with this Device type and Name already exists.")],
+    MODULE_BAYS: [(("device", "name"), "__all__", "Module bay with this Device and Name already exists.")],
 }
 
 #: The model defaults of fields a create leaves out (netbox/dcim/models/).
@@ -113,6 +131,9 @@ DEFAULTS: dict[str, dict[str, object]] = {
     FEEDS: {"status": "active", "type": "primary", "supply": "ac", "phase": "single-phase", "voltage": 120,
             "amperage": 20, "max_utilization": 80, "mark_connected": False},
     CABLES: {"status": "connected"},
+    MODULE_BAYS: {"enabled": True},
+    MODULE_BAY_TEMPLATES: {"enabled": True},
+    MODULES: {"status": "active"},
 }
 
 #: Keys the server works out (never taken from a write).

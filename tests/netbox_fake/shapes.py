@@ -33,6 +33,10 @@ ENDPOINTS = {
     "dcim/power-panels": ("power-panels", "power-panels.post"),
     "dcim/power-feeds": ("power-feeds", "power-feeds.post"),
     "dcim/cables": ("cables", "cables.post", "cables.patch", "cables.after-device-delete"),
+    "dcim/module-types": ("module-types", "module-types.post"),
+    "dcim/module-bay-templates": ("module-bay-templates", "module-bay-templates.post"),
+    "dcim/module-bays": ("module-bays",),
+    "dcim/modules": ("modules", "modules.post", "modules.patch"),
 }
 #: Endpoint → the recorded ``?brief=1`` answer.
 BRIEF = {"extras/tags": "tags.brief", "dcim/manufacturers": "manufacturers.brief",
@@ -52,6 +56,10 @@ BRIEF_FIELDS = {
     "dcim/interface-templates": ("id", "url", "display", "name", "description"),
     "dcim/power-port-templates": ("id", "url", "display", "name", "description"),
     "dcim/power-outlet-templates": ("id", "url", "display", "name", "description"),
+    "dcim/module-types": ("id", "url", "display", "profile", "manufacturer", "model", "description", "module_count"),
+    "dcim/module-bay-templates": ("id", "url", "display", "name", "enabled", "description"),
+    "dcim/module-bays": ("id", "url", "display", "installed_module", "name", "enabled", "description", "_occupied"),
+    "dcim/modules": ("id", "url", "display", "device", "module_bay", "module_type", "description"),
 }
 #: Endpoint → the recorded OPTIONS answer with its choices; the template endpoints share their
 #: component's choices.
@@ -60,7 +68,9 @@ OPTIONS = {"dcim/sites": "sites", "dcim/locations": "locations", "dcim/racks": "
            "dcim/interface-templates": "interface-templates", "dcim/power-port-templates": "power-port-templates",
            "dcim/power-outlet-templates": "power-outlet-templates", "dcim/interfaces": "interfaces",
            "dcim/power-ports": "power-ports", "dcim/power-outlets": "power-outlets",
-           "dcim/power-feeds": "power-feeds", "dcim/cables": "cables"}
+           "dcim/power-feeds": "power-feeds", "dcim/cables": "cables", "dcim/module-types": "module-types",
+           "dcim/module-bay-templates": "module-bay-templates", "dcim/module-bays": "module-bays",
+           "dcim/modules": "modules"}
 #: The object type of a cable end (``object_type``) → its endpoint.
 OBJECT_TYPES = {"dcim.interface": "dcim/interfaces", "dcim.powerport": "dcim/power-ports",
                 "dcim.poweroutlet": "dcim/power-outlets", "dcim.powerfeed": "dcim/power-feeds"}

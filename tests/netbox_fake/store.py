@@ -28,6 +28,7 @@ from .schema import (
     DEVICES,
     FEEDS,
     LOCATIONS,
+    MODULES,
     PROTECTED,
     RACKS,
     REFS,
@@ -181,6 +182,14 @@ class Store:
                     f"Rack {rack['name']} does not belong to location {location['name']}.")
             if values.get("position") and not values.get("face"):
                 errors.setdefault("face", []).append("Must specify rack face when defining rack position.")
+        if endpoint == MODULES:
+            bay = values.get("module_bay")
+            if any(o.get("module_bay") == bay for o in pending) or any(
+                    number != values.get("id") for number in self.referring(MODULES, "module_bay", bay)):
+                # NetBox 4.6.8 does not check it: the database refuses, as a 500 (error.module-bay-occupied)
+                body = dict(shapes.error("module-bay-occupied"))
+                body["error"] = body["error"].replace("=(493)", f"=({bay})")
+                raise Refusal(500, body)
         if endpoint == CABLES:
             held = {end: "(another of this request)" for o in pending
                     for end in (*o.get("a_terminations", ()), *o.get("b_terminations", ()))}

@@ -57,6 +57,10 @@ NETBOX_FIELDS = {
     "power-feed-cables.csv": (_CABLE_FIELDS | {"side_a_power_panel", "side_b_power_panel", "profile", "bundle",
                                                "owner"}, {"side_a_type", "side_a_name", "side_b_type", "side_b_name"}),
     "power-panels.csv": ({"site", "location", "name", "description", "comments", "tags"}, {"site", "name"}),
+    # dcim/forms/bulk_import.py ModuleImportForm (v4.6.8)
+    "modules.csv": ({"device", "module_bay", "module_type", "serial", "asset_tag", "status", "description", "owner",
+                     "comments", "replicate_components", "adopt_components", "tags"},
+                    {"device", "module_bay", "module_type", "status"}),
     # extras/forms/bulk_import.py TagImportForm: v4.0.0 name, slug, color, description; v4.6.8 adds
     # weight, object_types, owner
     "shared/tags.csv": ({"name", "slug", "color", "description"}, {"name", "slug"}),
@@ -125,11 +129,13 @@ def test_the_kind_is_a_folder_export():
 
 def test_every_file_is_there_with_a_readme_giving_the_import_order(pod_set):
     files = sorted(str(p.relative_to(pod_set)) for p in pod_set.rglob("*") if p.suffix != ".yaml")
-    assert files == sorted(["README.txt", "shared", "shared/device-types", EXPORT_MARKER, *NETBOX_FIELDS])
+    assert files == sorted(["README.txt", "shared", "shared/device-types", "shared/module-types", EXPORT_MARKER,
+                            *NETBOX_FIELDS])
     readme = (pod_set / "README.txt").read_text(encoding="utf-8")
     steps = re.findall(r"^ ?\d+\. (\S+)", readme, re.MULTILINE)
-    assert steps == ["shared/manufacturers.csv", "shared/device-roles.csv", "shared/device-types/", "shared/tags.csv",
-                     "sites.csv", "locations.csv", "racks.csv", "devices.csv", "cables.csv", "power-panels.csv",
+    assert steps == ["shared/manufacturers.csv", "shared/device-roles.csv", "shared/device-types/",
+                     "shared/module-types/", "shared/tags.csv", "sites.csv", "locations.csv", "racks.csv", "devices.csv",
+                     "modules.csv", "cables.csv", "power-panels.csv",
                      "power-feeds.csv", "tap-offs.csv", "power-feed-cables.csv"]
 
 

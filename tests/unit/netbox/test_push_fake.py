@@ -19,7 +19,23 @@ def plan_counts(doc) -> dict[str, int]:
     feeds = sum(1 for rack in doc.racks.values() for busbar in (rack.feed_a, rack.feed_b) if busbar)
     cables = sum(1 for link in doc.links.values() if network_of(link) != COOLANT)
     return {"dcim/racks": len(doc.racks), "dcim/devices": len(doc.devices) + len(doc.floor_units), "dcim/power-panels": len(doc.busbars),
-            "dcim/power-feeds": feeds, "dcim/cables": cables + feeds}  # + each feed's cable from its PDU
+            "dcim/power-feeds": feeds, "dcim/cables": cables + feeds,  # + each feed's cable from its PDU
+            "dcim/modules": optical_plugs(doc)}
+
+
+def optical_plugs(doc) -> int:
+    """Transceivers worked out by hand: one per twin-port switch cage (``n/1``, ``n/2``) and one per
+    other cable end that has an optic, on the ports whose connector takes one."""
+    connectors = {(key, port.name): port.connector for key in {d.type for d in doc.devices.values()}
+                  for port in doc.catalog[key].ports()}
+    plugs = set()
+    for link in doc.links.values():
+        if link.media not in doc.catalog.media or not doc.catalog.media[link.media].transceivers_per_link:
+            continue
+        for device, port in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
+            if connectors[(doc.devices[device].type, port)] not in ("", "RJ45"):
+                plugs.add((device, port.split("/")[0] if "/" in port else port))
+    return len(plugs)
 
 
 def ends_by_name(fake, cable: dict) -> set[tuple[str, str]]:
