@@ -97,3 +97,28 @@ def one_media_per_cage(router: Router, links: list[Link], held: dict[Ends, Link]
             changed.add(id(link))
             pending += [other for other in cages_of(link) if other != cage]
     return len(changed)
+
+
+def with_cage_partners(router: Router, link: Link) -> Link:
+    """A new cable (by hand) on the media of the cables already in its twin-port cages where they
+    reach further: the cage's plug is there. Where the new cable needs the further reach, it keeps
+    its own and N16 asks for the cage's other cables to follow."""
+    doc = router.doc
+    media = {link.media}
+    for device_id, port in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
+        device = doc.devices.get(device_id)
+        cage_of = cage_numbers(doc.catalog, device.type) if device is not None else {}
+        if not (cage := cage_of.get(port, 0)):
+            continue
+        for other in doc.links_of(device_id):
+            end = other.a_port if other.a_device == device_id else other.b_port
+            if other.id != link.id and cage_of.get(end) == cage and other.media:
+                media.add(other.media)
+    rank = {m.key: i for i, m in enumerate(router.media)}
+    target = max(media, key=lambda key: rank.get(key, -1))
+    if target == link.media or not link.media:
+        return link
+    choice = restock(router, link, target)
+    if choice.media:
+        link.media, link.stock_m = choice.media, choice.stock_m
+    return link

@@ -16,6 +16,7 @@ have no media (a cord's length and stock as ``power_cords`` plans them).
 
 from __future__ import annotations
 
+from planner.fabric.cage_media import with_cage_partners
 from planner.fabric.power_cords import cord_length_m, outlet_height_m, psu_height_m
 from planner.fabric.routing import Router
 from planner.model.catalog import NODE, RACK_MANIFOLD, RACK_PDU, SWITCH
@@ -129,8 +130,9 @@ def hand_cable(doc: Document, a_device: str, a_port: str, b_device: str, b_port:
     if network not in DATA_NETWORKS:
         media = ""
         stock = stock if network == POWER else 0.0
-    return Link(id=link_id or doc.new_id("link"), a_device=a_device, a_port=a_port, b_device=b_device, b_port=b_port,
+    link = Link(id=link_id or doc.new_id("link"), a_device=a_device, a_port=a_port, b_device=b_device, b_port=b_port,
                 tier=tier, rail=rail, media=media, length_m=length, stock_m=stock, label=label)
+    return with_cage_partners(router or Router(doc), link) if network in DATA_NETWORKS else link
 
 
 def _cord(doc: Document, device: Device, pdu: Device, outlet: str) -> tuple[float, float]:

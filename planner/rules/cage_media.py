@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from planner.model.cages import SOURCE, cage_numbers
+from planner.model.document import natural_key
 from planner.model.labels import cable_label
 from planner.model.objects import Link
 from planner.rules.context import Context
@@ -28,7 +29,27 @@ _READS = {"link.a_device", "link.a_port", "link.b_device", "link.b_port", "link.
 
 def mixed_cages(ctx: Context) -> list[tuple[str, int, list[tuple[str, Link]]]]:
     """(device, cage, [(port, cable) …] in port order) of every twin-port cage whose cables are
-    not all on one media, in plan order of the cage's first cable."""
+    not all on one media, by device and cage. Kept while the fabric stands (a rename, a move);
+    after an edit of cables only, read from the patched ``FabricIndex``."""
+    def find() -> list[tuple[str, int, list[tuple[str, Link]]]]:
+        index = ctx.fabric_index()
+        found = _from_index(ctx, index.mixed_cages()) if index is not None else _from_codes(ctx)
+        return sorted(found, key=lambda cage: (natural_key(cage[0]), cage[1]))
+    return ctx.fabric_memo("N16 mixed cages", find)
+
+
+def _from_index(ctx: Context, cages: set[tuple[str, int]]) -> list[tuple[str, int, list[tuple[str, Link]]]]:
+    doc = ctx.doc
+    found = []
+    for device_id, cage in cages:
+        numbers = cage_numbers(doc.catalog, doc.devices[device_id].type)
+        ends = [(port, link) for link in doc.links_of(device_id)
+                if numbers.get(port := link.a_port if link.a_device == device_id else link.b_port) == cage]
+        found.append((device_id, cage, sorted(ends, key=_end_order)))
+    return found
+
+
+def _from_codes(ctx: Context) -> list[tuple[str, int, list[tuple[str, Link]]]]:
     codes = end_codes(ctx)
     doc = ctx.doc
     cages = codes.table({key: {p: float(c) for p, c in cage_numbers(doc.catalog, key).items()}
@@ -55,7 +76,12 @@ def mixed_cages(ctx: Context) -> list[tuple[str, int, list[tuple[str, Link]]]]:
             link = codes.links[index]
             found[k].append((link.b_port if side else link.a_port, link))
     devices = list(doc.devices)
-    return [(devices[k // width], k % width, sorted(ends, key=lambda end: end[0])) for k, ends in found.items()]
+    return [(devices[k // width], k % width, sorted(ends, key=_end_order)) for k, ends in found.items()]
+
+
+def _end_order(end: tuple[str, Link]) -> tuple:
+    """Port, then cable id: a port two cables share (N2) lists them in one order either way."""
+    return end[0], natural_key(end[1].id)
 
 
 @rule("N16", scope=HALL, reads=_READS, source=SOURCE, title="One media per twin-port cage")

@@ -10,9 +10,9 @@ from planner.model.document import prefix_of
 
 #: Device fields no fabric structure depends on (see ``Context.fabric_memo``).
 _PLACEMENT_FIELDS = {"name", "u", "rack", "hostname", "notes"}
-#: Cable fields the fabric structure depends on: which ports it joins, and its tier (a label,
-#: media or length edit changes none of N2, N4, N5, N6).
-_LINK_STRUCTURE = {"a_device", "a_port", "b_device", "b_port", "tier"}
+#: Cable fields the fabric structure depends on: which ports it joins, its tier (N2, N4, N5, N6)
+#: and its media (N16: one media per twin-port cage); a label or length edit changes none of them.
+_LINK_STRUCTURE = {"a_device", "a_port", "b_device", "b_port", "tier", "media"}
 
 
 def changes_fabric(change: Change) -> bool:

@@ -23,10 +23,13 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
+from planner.model.cages import cage_numbers
 from planner.model.document import Document, natural_key
 from planner.model.objects import TIER_LEAF_SPINE, TIER_NODE_LEAF, TIERS, Link
 
 End = tuple[str, str]
+#: A twin-port cage: device id, cage number.
+Cage = tuple[str, int]
 #: a_device, a_port, b_device, b_port, tier
 Record = tuple[str, str, str, str, str]
 
@@ -47,6 +50,11 @@ class FabricIndex:
         self.uplinks: defaultdict[str, Counter[str]] = defaultdict(Counter)
         self.down: Counter[str] = Counter()
         self._ports: dict[str, frozenset[str]] = {}
+        #: N16's twin-port cages, made on first ask (``mixed_cages``) and patched after.
+        self._cage_media: dict[Cage, Counter[str]] | None = None
+        self._cages_of: dict[str, tuple[list[Cage], str]] = {}
+        self._mixed: set[Cage] = set()
+        self._cage_numbers: dict[str, dict[str, int]] = {}
         self._build()
 
     def _build(self) -> None:
@@ -86,6 +94,10 @@ class FabricIndex:
             link = links.get(link_id)
             if link is not None:
                 self._add(link)
+            if self._cage_media is not None:
+                self._uncage(link_id)
+                if link is not None:
+                    self._cage(link)
             if old is not None and old[4] in TIERS and (link is None or self.ends[link_id] != old):
                 gone.append((old[0], old[2]))
         return gone
@@ -142,6 +154,48 @@ class FabricIndex:
                 del counts[spine.id]
                 if not counts:
                     del self.uplinks[leaf.id]
+
+    # ---------------------------------------------------------------- twin-port cages (N16)
+    def mixed_cages(self) -> set[Cage]:
+        """(device, cage) of every twin-port cage whose cables are on more than one media."""
+        if self._cage_media is None:
+            self._cage_media = defaultdict(Counter)
+            for link in self.doc.links.values():
+                self._cage(link)
+        return set(self._mixed)
+
+    def _cage(self, link: Link) -> None:
+        cages: list[Cage] = []
+        assert self._cage_media is not None
+        for device_id, port in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
+            device = self.doc.devices.get(device_id)
+            if device is None:
+                continue
+            numbers = self._cage_numbers.get(device.type)
+            if numbers is None:
+                numbers = self._cage_numbers[device.type] = cage_numbers(self.doc.catalog, device.type)
+            if cage := numbers.get(port, 0):
+                key = (device_id, cage)
+                cages.append(key)
+                media = self._cage_media[key]
+                media[link.media] += 1
+                if len(media) > 1:
+                    self._mixed.add(key)
+        if cages:
+            self._cages_of[link.id] = (cages, link.media)
+
+    def _uncage(self, link_id: str) -> None:
+        cages, medium = self._cages_of.pop(link_id, ([], ""))
+        assert self._cage_media is not None
+        for key in cages:
+            media = self._cage_media[key]
+            media[medium] -= 1
+            if media[medium] <= 0:
+                del media[medium]
+            if len(media) < 2:
+                self._mixed.discard(key)
+            if not media:
+                del self._cage_media[key]
 
     # ---------------------------------------------------------------- reading
     def port_problems(self) -> list[tuple[str, str, tuple[str, ...]]]:

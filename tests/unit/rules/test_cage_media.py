@@ -129,3 +129,19 @@ def test_the_generated_hall_has_one_media_per_cage():
             media_by_cage.setdefault((plug.device, plug.cage), set()).add(plug.media)
     assert media_by_cage and all(len(media) == 1 for media in media_by_cage.values())
     assert [f for f in validate(doc) if f.rule == "N16"] == []
+
+
+def test_a_cable_by_hand_takes_its_cage_partner_s_media_where_that_reaches_further(pod):
+    """A leaf's cage holds a DR4 fibre on 1/1: the cable cabled by hand on 1/2 is DR4 too, not the
+    SR4 its length alone would take; with the partner on copper it keeps its own fibre."""
+    from planner.commands.base import RemoveObjects
+    from planner.fabric.hand import hand_cable
+
+    leaf, (first, second) = _cage_cables(pod, "L5", 1)
+    node_end = (second.a_device, second.a_port) if second.b_device == leaf.id else (second.b_device, second.b_port)
+    RemoveObjects([second.id]).apply(pod)
+    SetFields({first.id: {"media": "dr4"}}).apply(pod)
+    made = hand_cable(pod, *node_end, leaf.id, "1/2")
+    assert made.media == "dr4" and made.stock_m >= made.length_m
+    SetFields({first.id: {"media": "dac"}}).apply(pod)
+    assert hand_cable(pod, *node_end, leaf.id, "1/2").media == "sr4"

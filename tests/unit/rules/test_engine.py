@@ -84,8 +84,10 @@ def test_which_edits_change_the_fabric_structure():
     assert changes_fabric(Change(modified={"dev-1": {"role"}}))
     assert changes_fabric(Change(modified={"link-1": {"b_port"}}))
     assert changes_fabric(Change(modified={"link-1": {"tier"}}))
-    # which ports a cable joins is the structure; its label, media and length are not
-    assert not changes_fabric(Change(modified={"link-1": {"media", "length_m", "stock_m", "label"}}))
+    # which ports a cable joins is the structure, and its media (one per twin-port cage, N16); its
+    # label and length are not
+    assert not changes_fabric(Change(modified={"link-1": {"length_m", "stock_m", "label"}}))
+    assert changes_fabric(Change(modified={"link-1": {"media"}}))
     assert changes_fabric(Change(added={"dev-9"}))
     assert changes_fabric(Change(removed={"link-4"}))
     assert not changes_fabric(Change(modified={"link-1": {"state", "state_note"}, "dev-1": {"hostname"}}))
