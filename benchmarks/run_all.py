@@ -218,6 +218,7 @@ def core_child(plan: Path, runs: int, full: bool, sample_size: int, budget_s: fl
 
     def incremental() -> dict[str, Any]:
         validator = Validator(doc)
+        validator.ctx.prepare_edits()  # as the window does when idle after a full run (ui/validation/live.py)
         samples: list[tuple[str, float]] = []
         budget = Budget(budget_s * 0.5, len(sample))
         for rack_id, kind in sample:
