@@ -27,13 +27,14 @@ SERVER_ERRORS = (NetBoxError, NetBoxReadError, PushError)
 @dataclass(frozen=True)
 class PushJob:
     """The plan input to push, the server, the token file ("" for ``$NETBOX_TOKEN``), the site
-    ("" for the project's name) and whether to write nothing."""
+    ("" for the project's name), whether to write nothing and whether to push the transceivers."""
 
     plan: str
     url: str
     token_file: str = ""
     site: str = ""
     dry_run: bool = False
+    modules: bool = True
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ def run_push(job: PushJob, report: Report) -> PushOutcome:
     report(-1.0, f"Comparing the plan with {job.url}…")
     client = _client(job.url, job.token_file, report)
     try:
-        result = push(doc, client, job.site, dry_run=job.dry_run)
+        result = push(doc, client, job.site, dry_run=job.dry_run, modules=job.modules)
     finally:
         client.close()
     if job.dry_run:

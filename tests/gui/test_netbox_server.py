@@ -77,6 +77,16 @@ def test_a_dry_run_writes_nothing_and_records_nothing(window, fake, token_file):
     assert not window.session.doc.netbox and window.session.undo_stack.count() == 0
 
 
+def test_transceivers_can_be_left_out_of_a_push(window, fake, token_file):
+    dialog = dialog_for(window, fake, token_file, pulling=False)
+    assert dialog.modules.isChecked() and not dialog.modules.isHidden()
+    dialog.modules.setChecked(False)
+    dialog.run()
+    assert dialog.error.text() == "" and not fake.store.data["dcim/modules"]
+    assert "transceiver modules left out" in dialog.summary.toPlainText()
+    assert NetBoxServerDialog(window, True).modules.isHidden()  # a pull has none to leave out
+
+
 def test_a_wrong_token_is_one_line_in_the_dialog(window, fake, tmp_path):
     wrong = tmp_path / "wrong"
     wrong.write_text("f" * 40 + "\n", encoding="utf-8")

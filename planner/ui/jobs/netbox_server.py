@@ -66,6 +66,10 @@ class NetBoxServerDialog(JobDialog):
         token_row.addWidget(browse)
         self.site = QLineEdit(doc.netbox.site or doc.meta.project)
         self.dry_run = QCheckBox("Dry run: show what would change, write nothing")
+        self.modules = QCheckBox("Transceivers as modules (NetBox: about 80 ms each)")
+        self.modules.setToolTip("A module per optical plug in its cage's module bay, as the BOM counts them. NetBox "
+                                "4.6 makes one in about 80 ms: a 1,024-node hall's 35k take most of an hour.")
+        self.modules.setChecked(True)
         self.onto = QCheckBox("Lay it onto the open plan (match by the NetBox ids it recorded)")
         self.onto.setChecked(bool(doc.netbox.ids))
         self.onto.setEnabled(bool(doc.netbox.ids))
@@ -74,7 +78,10 @@ class NetBoxServerDialog(JobDialog):
         form.addRow("Token file", token_row)
         form.addRow("Site", self.site)
         form.addRow("", self.onto if pulling else self.dry_run)
-        (self.dry_run if pulling else self.onto).hide()
+        if not pulling:
+            form.addRow("", self.modules)
+        for hidden in ((self.dry_run, self.modules) if pulling else (self.onto,)):
+            hidden.hide()
         self.progress = QProgressBar()
         self.progress.hide()
         self.status = QLabel()
@@ -129,8 +136,8 @@ class NetBoxServerDialog(JobDialog):
         if self.pulling:
             self.job = Job(run_pull, PullJob(url, site, token, plan), cleanup=cleanup, parent=self)
         else:
-            self.job = Job(run_push, PushJob(plan, url, token, site, self.dry_run.isChecked()), cleanup=cleanup,
-                           parent=self)
+            self.job = Job(run_push, PushJob(plan, url, token, site, self.dry_run.isChecked(), self.modules.isChecked()),
+                           cleanup=cleanup, parent=self)
         self.job.progressed.connect(lambda fraction, text: show_progress(self.progress, self.status, fraction, text))
         self.job.failed.connect(self.error.setText)
         self.job.cancelled.connect(lambda: self.error.setText("Cancelled." if self.pulling else
@@ -182,7 +189,7 @@ class NetBoxServerDialog(JobDialog):
         self.window_ref.show_status(f"Pushed to NetBox site {outcome.site!r} at {outcome.url}")
 
     def _set_running(self, running: bool) -> None:
-        for widget in (self.run_button, self.url, self.token_file, self.site, self.dry_run, self.onto):
+        for widget in (self.run_button, self.url, self.token_file, self.site, self.dry_run, self.modules, self.onto):
             widget.setEnabled(not running and (widget is not self.onto or bool(self.window_ref.session.doc.netbox.ids)))
         self.progress.setVisible(running)
         self.status.setVisible(True)

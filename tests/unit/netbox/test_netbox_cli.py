@@ -153,3 +153,16 @@ def test_a_refused_device_names_the_device_and_each_field_s_error(capsys, fake, 
     # NetBox answers a bulk device write with the first failing device's errors alone
     assert ": name: Device name must be unique per site.; Check the rack." in err
     assert "NetBox answered 400 Bad Request: one of the " in err and " sent (R01-" in err
+
+
+def test_no_modules_pushes_the_hall_without_its_transceivers(capsys, fake, plan, token_file):
+    code, out, err = run(capsys, "netbox", "push", plan, "--url", fake.url, "--token-file", token_file,
+                         "--no-modules", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert not fake.store.data["dcim/modules"] and not fake.store.data["dcim/module-types"]
+    assert fake.store.data["dcim/module-bays"]  # the types' bays are there for a later push
+    assert "transceiver modules left out (--no-modules)" in report["notes"]
+    code, out, err = run(capsys, "netbox", "push", plan, "--url", fake.url, "--token-file", token_file, "--json")
+    assert code == 0, err
+    assert json.loads(out)["created"]["dcim/modules"] == len(fake.store.data["dcim/modules"]) > 0
