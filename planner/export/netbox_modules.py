@@ -99,8 +99,8 @@ def planned_modules(doc: Document) -> tuple[list[PlannedModule], list[str]]:
             continue
         module = PlannedModule(plug.device, bay, (plug.media, plug.form, plug.connector, plug.speed_gbps))
         if (plug.device, bay) in found:
-            problems.append(f"{device.name} cage {bay}: its cables are on two media, two transceivers for one "
-                            "cage (N16)")
+            problems.append(f"{doc.hostname(device)} cage {bay}: its cables are on two media, two transceivers "
+                            "for one cage (N16)")
             continue
         found[(plug.device, bay)] = module
     return list(found.values()), problems

@@ -253,9 +253,7 @@ def push(doc: Document, client: NetBoxClient, site: str = "", location: str = ""
     makes a module in about 80 ms: the 35k of a 1,024-node hall take most of an hour); the device
     types' module bays are there either way. Raises PushError or NetBoxError."""
     started = time.perf_counter()
-    hall = wanted_hall(doc, site, location)
-    if not modules:
-        hall.objects.pop(MODULE_TYPES, None)
+    hall = wanted_hall(doc, site, location, modules)
     if hall.problems:
         more = f" (and {len(hall.problems) - 3} more)" if len(hall.problems) > 3 else ""
         raise PushError("NetBox would refuse this plan: " + "; ".join(hall.problems[:3]) + more)

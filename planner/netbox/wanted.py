@@ -135,9 +135,9 @@ def _number(value: float) -> float:
     return round(value, 2)
 
 
-def wanted_hall(doc: Document, site: str = "", location: str = "") -> WantedHall:
+def wanted_hall(doc: Document, site: str = "", location: str = "", with_modules: bool = True) -> WantedHall:
     """The objects NetBox should hold for ``doc`` in site ``site`` (default: the project's name)
-    and location ``location`` (default: the hall's)."""
+    and location ``location`` (default: the hall's); ``with_modules`` false: no transceivers."""
     site = site or doc.meta.project
     location = location or doc.meta.hall
     site_slug = slugify(site) or "site"
@@ -155,7 +155,7 @@ def wanted_hall(doc: Document, site: str = "", location: str = "") -> WantedHall
     for tag in [*NETWORK_TAGS.values(), *TIER_TAGS.values(), *rail_tags(link.rail for link in doc.links.values())]:
         add(Wanted(TAGS, (tag.slug,), {"name": tag.name, "slug": tag.slug, "color": tag.color,
                                         "description": tag.description}))
-    modules, refused = planned_modules(doc)
+    modules, refused = planned_modules(doc) if with_modules else ([], [])
     problems += refused
     makers = {manufacturer_of(item) for item in used.values()} | ({DEFAULT_MANUFACTURER} if modules else set())
     for maker in sorted(makers):

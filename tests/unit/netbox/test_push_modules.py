@@ -83,3 +83,17 @@ def test_a_dry_run_counts_the_modules_it_would_make_and_writes_nothing(pod, fake
     report = push(pod, client, dry_run=True)
     assert report.created["dcim/modules"] > 0 and report.created["dcim/module-bay-templates"] > 0
     assert not fake.store.data["dcim/modules"] and not [r for r in fake.requests if r.method != "GET"]
+
+
+def test_two_optics_in_one_cage_stop_the_push_unless_modules_are_left_out(pod, fake, client):
+    import pytest
+
+    from planner.netbox.push import PushError
+
+    leaf, link, _node = _leaf_cable(pod, "L4", "1/2")
+    pod.set_fields(link.id, {"media": "dr4"})
+    with pytest.raises(PushError, match=f"{pod.hostname(leaf)} cage 1: its cables are on two media"):
+        push(pod, client)
+    assert not [r for r in fake.requests if r.method != "GET"]
+    report = push(pod, client, modules=False)
+    assert report.created["dcim/devices"] > 0 and not fake.store.data["dcim/modules"]
