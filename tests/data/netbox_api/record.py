@@ -211,9 +211,15 @@ def record_site(server, made, node, leaf, pdu, roles, tags) -> None:
     # What NetBox does to a cable whose end goes with its device: the cable stays, one end empty.
     write(server, "devices.delete", "DELETE", "/api/dcim/devices/", [{"id": l1}])
     get(server, "cables.after-device-delete", f"/api/dcim/cables/{data_cable}/")
-    for endpoint in ("dcim/sites", "dcim/locations", "dcim/racks", "dcim/device-types", "dcim/devices",
-                     "dcim/interface-templates", "dcim/power-port-templates", "dcim/power-outlet-templates",
-                     "dcim/interfaces", "dcim/power-ports", "dcim/power-outlets", "dcim/power-feeds", "dcim/cables"):
+    record_options(server, ("dcim/sites", "dcim/locations", "dcim/racks", "dcim/device-types", "dcim/devices",
+                            "dcim/interface-templates", "dcim/power-port-templates", "dcim/power-outlet-templates",
+                            "dcim/interfaces", "dcim/power-ports", "dcim/power-outlets", "dcim/power-feeds",
+                            "dcim/cables"))
+
+
+def record_options(server: Server, endpoints) -> None:
+    """Each endpoint's OPTIONS answer, cut to the choices of its POST fields."""
+    for endpoint in endpoints:
         status, answer = server.call("OPTIONS", f"/api/{endpoint}/")
         post = answer["actions"]["POST"]
         choices = {field: [{"value": c["value"], "display_name": c["display_name"]} for c in spec["choices"]]

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from urllib.parse import quote
 
-from record import Server, get, save, write
+from record import Server, get, record_options, write
 
 SITE, SLUG = "fake-rec modules", "fake-rec-modules"
 TYPE_SLUG = "fake-rec-module-host"
@@ -61,13 +61,7 @@ def record(server: Server) -> None:
     write(server, "error.module-bay-occupied", "POST", "/api/dcim/modules/", [
         {"device": device, "module_bay": bay["1"], "module_type": kind, "status": "planned"}])
     write(server, "modules.delete", "DELETE", "/api/dcim/modules/", [{"id": modules[0]["id"]}])
-    for endpoint in ("dcim/module-types", "dcim/module-bay-templates", "dcim/module-bays", "dcim/modules"):
-        status, answer = server.call("OPTIONS", f"/api/{endpoint}/")
-        post = answer["actions"]["POST"]
-        choices = {field: [{"value": c["value"], "display_name": c["display_name"]} for c in spec["choices"]]
-                   for field, spec in post.items() if spec.get("choices")}
-        save(f"options.{endpoint.split('/')[1]}", "OPTIONS", f"/api/{endpoint}/", status,
-             {"name": answer["name"], "actions": {"POST": {f: {"choices": c} for f, c in choices.items()}}})
+    record_options(server, ("dcim/module-types", "dcim/module-bay-templates", "dcim/module-bays", "dcim/modules"))
 
 
 def clean_up(server: Server) -> None:
