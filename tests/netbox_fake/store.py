@@ -12,6 +12,7 @@ nullify_connected_endpoints; recorded in cables.after-device-delete.json).
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -188,7 +189,7 @@ class Store:
                     number != values.get("id") for number in self.referring(MODULES, "module_bay", bay)):
                 # NetBox 4.6.8 does not check it: the database refuses, as a 500 (error.module-bay-occupied)
                 body = dict(shapes.error("module-bay-occupied"))
-                body["error"] = body["error"].replace("=(493)", f"=({bay})")
+                body["error"] = re.sub(r"=\(\d+\)", f"=({bay})", body["error"])
                 raise Refusal(500, body)
         if endpoint == CABLES:
             held = {end: "(another of this request)" for o in pending

@@ -97,3 +97,16 @@ def test_two_optics_in_one_cage_stop_the_push_unless_modules_are_left_out(pod, f
     assert not [r for r in fake.requests if r.method != "GET"]
     report = push(pod, client, modules=False)
     assert report.created["dcim/devices"] > 0 and not fake.store.data["dcim/modules"]
+
+
+def test_the_fake_answers_a_second_module_in_a_bay_as_netbox_4_6_8_does(pod, fake, client):
+    """NetBox's serializer lets it through and the database refuses: a 500 (error.module-bay-occupied)."""
+    import pytest
+
+    from planner.netbox.client import NetBoxError
+
+    push(pod, client)
+    module = next(iter(fake.store.data["dcim/modules"].values()))
+    with pytest.raises(NetBoxError, match="500") as refused:
+        client.create("dcim/modules", [{key: module[key] for key in ("device", "module_bay", "module_type")}])
+    assert f"(module_bay_id)=({module['module_bay']}) already exists" in str(refused.value)
