@@ -92,10 +92,11 @@ def one_media_per_cage(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]
     for device_id, cage, ends in mixed_cages(ctx):
         device = doc.devices[device_id]
         rack = doc.racks.get(device.rack)
-        parts = [f"{port} on {names.get(link.media, link.media or 'no media')} ({cable_label(doc, link)}, "
-                 f"{link.length_m:.2f} m)" for port, link in ends]
+        parts = [f"{(link.media or 'no media').upper()} ({port}, {cable_label(doc, link)}, {link.length_m:.2f} m)"
+                 for port, link in ends]
         longest = max((link.media for _, link in ends), key=lambda m: reach.get(m, 0.0))
         yield r.finding(ctx, ERROR, (device_id, *(link.id for _, link in ends)),
-                        f"{rack.name if rack else device.rack}/{device.name} cage {cage}: " + "; ".join(parts)
-                        + f": one plug serves both ports of a twin-port cage, so both cables take one media "
-                        f"(the longer-reaching: {names.get(longest, longest)})")
+                        f"{rack.name if rack else device.rack}/{device.name} cage {cage} takes one plug for both "
+                        f"its ports, but its cables are " + " and ".join(parts)
+                        + f": put them on one media, {longest.upper()} ({names.get(longest, longest)}) reaching "
+                        "the longer")

@@ -14,6 +14,7 @@ from planner.fabric.relength import recompute_lengths
 from planner.fabric.routing import Router
 from planner.layout.templates import build_template
 from planner.model.cages import cage_of, plugs
+from planner.model.labels import cable_label
 from planner.model.networks import DATA_NETWORKS, network_of
 from planner.rules.engine import Validator, validate
 
@@ -54,9 +55,10 @@ def test_a_cage_on_two_media_is_an_error_with_its_cables_and_lengths(pod):
     assert len(found) == 1 and found[0].severity == "error"
     assert set(found[0].subjects) == {leaf.id, first.id, second.id}
     message = found[0].message
-    assert message.startswith(f"{pod.racks[leaf.rack].name}/L1 cage 1: 1/1 on Multimode SR4")
-    assert "1/2 on Passive copper DAC" in message and f"{second.length_m:.2f} m" in message
-    assert "Multimode SR4" in message.rsplit("(the longer-reaching:", 1)[1]
+    assert message.startswith(f"{pod.racks[leaf.rack].name}/L1 cage 1 takes one plug for both its ports, but its "
+                              f"cables are SR4 (1/1, {cable_label(pod, first)}, {first.length_m:.2f} m) and DAC (1/2, ")
+    assert f"{second.length_m:.2f} m)" in message
+    assert message.endswith("put them on one media, SR4 (Multimode SR4 fibre + 2 transceivers) reaching the longer")
     SetFields({second.id: {"media": "sr4", "stock_m": first.stock_m}}).apply(pod)
     assert [f for f in validate(pod) if f.rule == "N16"] == []
 
