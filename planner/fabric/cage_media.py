@@ -13,11 +13,10 @@ from collections.abc import Iterable
 
 from planner.fabric.media import NO_MEDIA, MediaChoice, choose_media
 from planner.fabric.routing import Router
-from planner.model.cages import cage_numbers
+from planner.model.cages import Cage, cage_numbers
 from planner.model.catalog import SWITCH
 from planner.model.objects import TIER_NODE_LEAF, Link
 
-Cage = tuple[str, int]
 #: A routed length this close to the stored one is the same cable (N8's tolerance).
 LENGTH_TOLERANCE_M = 0.005
 

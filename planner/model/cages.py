@@ -12,18 +12,18 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from planner.model.catalog import NODE, Catalog, CatalogItem
 from planner.model.document import Document
 from planner.model.networks import DATA_NETWORKS, network_of
-from planner.model.objects import Link
 
 SOURCE = ("NVIDIA networking documentation, MMS4X00-NS twin-port OSFP transceiver overview: the "
           "switches' twin-port OSFP cages take one OSFP plug with two transceiver engines, and the same "
           "twin-port plugs for transceivers, copper DACs and ACCs")
 
+#: A twin-port cage: device id, cage number.
+Cage = tuple[str, int]
 #: Plug forms: a twin-port cage's one plug for its ports, or a port's own plug.
 TWIN_PORT, SINGLE_PORT = "twin-port", "single-port"
 
@@ -73,14 +73,14 @@ class Plug:
         return TWIN_PORT if self.cage else SINGLE_PORT
 
 
-def plugs(doc: Document, links: Iterable[Link] | None = None) -> list[Plug]:
-    """The plugs the data cables ``links`` (every cable of the plan when None) need at their ends,
-    in cable order: an end on a device not in the plan needs none."""
+def plugs(doc: Document) -> list[Plug]:
+    """The plugs the plan's data cables need at their ends: the single-port ones in cable order,
+    then the twin-port cages'; an end on a device not in the plan needs none."""
     catalog, devices = doc.catalog, doc.devices
     ports_of: dict[str, dict[str, tuple[int, str, float]]] = {}
     shared: dict[tuple[str, int, str], list[str]] = {}
     found: list[Plug] = []
-    for link in doc.links.values() if links is None else links:
+    for link in doc.links.values():
         if network_of(link) not in DATA_NETWORKS:
             continue
         for device_id, port in ((link.a_device, link.a_port), (link.b_device, link.b_port)):

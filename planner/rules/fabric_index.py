@@ -23,13 +23,11 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from planner.model.cages import cage_numbers
+from planner.model.cages import Cage, cage_numbers
 from planner.model.document import Document, natural_key
 from planner.model.objects import TIER_LEAF_SPINE, TIER_NODE_LEAF, TIERS, Link
 
 End = tuple[str, str]
-#: A twin-port cage: device id, cage number.
-Cage = tuple[str, int]
 #: a_device, a_port, b_device, b_port, tier
 Record = tuple[str, str, str, str, str]
 
@@ -166,7 +164,9 @@ class FabricIndex:
 
     def _cage(self, link: Link) -> None:
         cages: list[Cage] = []
-        assert self._cage_media is not None
+        cage_media = self._cage_media
+        if cage_media is None:
+            return
         for device_id, port in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
             device = self.doc.devices.get(device_id)
             if device is None:
@@ -177,7 +177,7 @@ class FabricIndex:
             if cage := numbers.get(port, 0):
                 key = (device_id, cage)
                 cages.append(key)
-                media = self._cage_media[key]
+                media = cage_media[key]
                 media[link.media] += 1
                 if len(media) > 1:
                     self._mixed.add(key)
@@ -186,16 +186,18 @@ class FabricIndex:
 
     def _uncage(self, link_id: str) -> None:
         cages, medium = self._cages_of.pop(link_id, ([], ""))
-        assert self._cage_media is not None
+        cage_media = self._cage_media
+        if cage_media is None:
+            return
         for key in cages:
-            media = self._cage_media[key]
+            media = cage_media[key]
             media[medium] -= 1
             if media[medium] <= 0:
                 del media[medium]
             if len(media) < 2:
                 self._mixed.discard(key)
             if not media:
-                del self._cage_media[key]
+                del cage_media[key]
 
     # ---------------------------------------------------------------- reading
     def port_problems(self) -> list[tuple[str, str, tuple[str, ...]]]:
