@@ -267,8 +267,8 @@ def _add_busbars(doc: Document, racks: list[Rack], plan: RowPlan, number: int) -
     return number
 
 
-def _draw_hall(doc: Document, site: Site) -> None:
-    """Outline on the tile grid around all equipment, one slab zone, a door and hand-off points."""
+def _hall_size(doc: Document, site: Site) -> tuple[float, float]:
+    """Width and depth of the outline on the tile grid around all equipment, with the wall margin."""
     xs: list[float] = []
     ys: list[float] = []
     standing: list[Rack | FloorUnit] = [*doc.racks.values(), *doc.floor_units.values()]
@@ -279,7 +279,29 @@ def _draw_hall(doc: Document, site: Site) -> None:
     tile, margin = site.tile_m, site.wall_margin_m
     width = math.ceil((max(xs) + margin) / tile - 1e-9) * tile
     depth = math.ceil((max(ys) + margin) / tile - 1e-9) * tile
-    width, depth = round(width, 6), round(depth, 6)
+    return round(width, 6), round(depth, 6)
+
+
+def respace_pods(doc: Document, rows: list[str], site: Site) -> None:
+    """The pods spaced again and the hall drawn around them, after the networks placed after
+    ``finish_rows`` (storage, in-band, out-of-band racks in the rows) made some rows longer: a
+    row's east end and its CDUs would otherwise stand in the main aisle, or on the next pod's
+    west CDUs (CDU-14 on CDU-77 in the 16,384-node hall)."""
+    _place_pods(doc, rows, site)
+    width, depth = _hall_size(doc, site)
+    outline = [(0.0, 0.0), (width, 0.0), (width, depth), (0.0, depth)]
+    if outline == doc.outline:
+        return
+    doc.outline = outline  # the pods moved east along the door's wall: the door stays where it is
+    for zone in doc.zones.values():
+        if zone.name == "Slab":
+            doc.set_fields(zone.id, {"polygon": list(doc.outline)})
+
+
+def _draw_hall(doc: Document, site: Site) -> None:
+    """Outline on the tile grid around all equipment, one slab zone, a door and hand-off points."""
+    width, depth = _hall_size(doc, site)
+    tile = site.tile_m
     doc.outline = [(0.0, 0.0), (width, 0.0), (width, depth), (0.0, depth)]
     doc.add(Zone(id=doc.new_id("zone"), name="Slab", polygon=list(doc.outline), rating_kpa=site.slab_rating_kpa))
     door_y = round(depth / 2, 6)

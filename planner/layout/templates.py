@@ -34,6 +34,7 @@ from planner.layout.rows import (
     finish_rows,
     lay_rows,
     pods_of,
+    respace_pods,
 )
 from planner.layout.storage_nodes import place_storage_nodes, storage_nodes_needed
 from planner.layout.tray_sizing import size_tray_levels
@@ -179,6 +180,7 @@ def build_template(name: str, nodes: int | None = None, node_type: str | None = 
     finish_rows(doc, plan, rows, site)
     apply_steps(doc, IN_RACK_STEPS if name == "starter" else CONNECTING_STEPS)
     if len(pods_of(rows, site)) > 1:  # the pods moved apart after the fabric was routed
+        respace_pods(doc, rows, site)
         recompute_lengths(doc, [link.id for link in doc.links.values() if network_of(link) in DATA_NETWORKS]).apply(doc)
     size_tray_levels(doc)
     return doc
