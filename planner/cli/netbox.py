@@ -75,6 +75,9 @@ def run_push(args: argparse.Namespace) -> int:
     except (NetBoxError, PushError) as exc:
         say(str(exc))
         return EXIT_UNREADABLE
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:  # an answer not shaped as NetBox 4.x's
+        say(f"{args.url}: an answer is not shaped as NetBox 4.x answers ({type(exc).__name__}: {str(exc)[:80]})")
+        return EXIT_UNREADABLE
     if not args.dry_run:
         try:  # a server's ids the .hall format would refuse: the plan would save but not open again
             check_objects([doc.netbox])

@@ -81,6 +81,9 @@ def run_push(job: PushJob, report: Report) -> PushOutcome:
     client = _client(job.url, job.token_file, report)
     try:
         result = push(doc, client, job.site, dry_run=job.dry_run, modules=job.modules)
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:  # an answer not shaped as NetBox 4.x's
+        raise NetBoxError(f"{job.url}: an answer is not shaped as NetBox 4.x answers "
+                          f"({type(exc).__name__}: {str(exc)[:80]})") from None
     finally:
         client.close()
     if job.dry_run:

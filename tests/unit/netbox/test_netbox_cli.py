@@ -137,6 +137,22 @@ def test_a_pull_from_a_server_not_shaped_as_netbox_is_one_line_and_exit_2(capsys
     assert not (tmp_path / "out.hall").exists()
 
 
+def test_a_push_to_a_server_not_shaped_as_netbox_is_one_line_and_exit_2(capsys, plan, token_file):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _NotNetBox)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    before = plan.read_bytes()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        code, _out, err = run(capsys, "netbox", "push", plan, "--url", url, "--token-file", token_file, "--dry-run")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"{url}: an answer is not shaped as NetBox 4.x answers" in err
+    assert plan.read_bytes() == before
+
+
 def test_ids_the_plan_format_would_refuse_leave_the_plan_as_it_was(capsys, fake, plan, token_file):
     before = plan.read_bytes()
     fake.store._next = 10**13  # a server answering 14-digit ids (the .hall format holds up to 12)
