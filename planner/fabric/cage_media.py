@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from planner.fabric.media import NO_MEDIA, MediaChoice, choose_media
 from planner.fabric.routing import Router
-from planner.model.cages import Cage, cage_numbers
+from planner.model.cages import Cage, CageLookup
 from planner.model.catalog import SWITCH
 from planner.model.objects import TIER_NODE_LEAF, Link
 
@@ -58,23 +58,10 @@ def one_media_per_cage(router: Router, links: list[Link], held: dict[Ends, Link]
             movable.add(id(link))
         elif abs(had.length_m - link.length_m) <= LENGTH_TOLERANCE_M:
             link.media, link.stock_m = had.media, had.stock_m
-    numbers: dict[str, dict[str, int]] = {}
-
-    def cages_of(link: Link) -> list[Cage]:
-        found = []
-        for device_id, port in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
-            device = router.devices.get(device_id)
-            if device is None:
-                continue
-            if device.type not in numbers:
-                numbers[device.type] = cage_numbers(router.doc.catalog, device.type)
-            if cage := numbers[device.type].get(port, 0):
-                found.append((device_id, cage))
-        return found
-
+    lookup = CageLookup(router.doc.catalog, router.devices)
     members: dict[Cage, list[Link]] = defaultdict(list)
     for link in links:
-        for cage in cages_of(link):
+        for cage in lookup.cages_of(link):
             members[cage].append(link)
     rank = {m.key: i for i, m in enumerate(router.media)}
     pending = [cage for cage, cables in members.items() if len(cables) > 1]
@@ -94,7 +81,7 @@ def one_media_per_cage(router: Router, links: list[Link], held: dict[Ends, Link]
                 continue
             link.media, link.stock_m = choice.media, choice.stock_m
             changed.add(id(link))
-            pending += [other for other in cages_of(link) if other != cage]
+            pending += [other for other in lookup.cages_of(link) if other != cage]
     return len(changed)
 
 
@@ -103,16 +90,10 @@ def with_cage_partners(router: Router, link: Link) -> Link:
     reach further: the cage's plug is there. Where the new cable needs the further reach, it keeps
     its own and N16 asks for the cage's other cables to follow."""
     doc = router.doc
+    lookup = CageLookup(doc.catalog, doc.devices)
     media = {link.media}
-    for device_id, port in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
-        device = doc.devices.get(device_id)
-        cage_of = cage_numbers(doc.catalog, device.type) if device is not None else {}
-        if not (cage := cage_of.get(port, 0)):
-            continue
-        for other in doc.links_of(device_id):
-            end = other.a_port if other.a_device == device_id else other.b_port
-            if other.id != link.id and cage_of.get(end) == cage and other.media:
-                media.add(other.media)
+    for cage in lookup.cages_of(link):
+        media.update(other.media for _port, other in lookup.cables_in(doc, cage) if other.id != link.id and other.media)
     rank = {m.key: i for i, m in enumerate(router.media)}
     target = max(media, key=lambda key: rank.get(key, -1))
     if target == link.media or not link.media:

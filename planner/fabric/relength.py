@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from planner.commands.base import SetFields
 from planner.fabric.cage_media import held_ends, one_media_per_cage
 from planner.fabric.routing import Router, link_values
-from planner.model.cages import cage_numbers
+from planner.model.cages import CageLookup
 from planner.model.document import Document
 from planner.model.networks import DATA_NETWORKS, network_of
 from planner.model.objects import Link
@@ -46,24 +46,7 @@ def recompute_lengths(doc: Document, link_ids: Iterable[str]) -> SetFields:
 
 def _cage_partners(doc: Document, routed: dict[str, Link]) -> list[Link]:
     """The data cables not in ``routed`` that share a twin-port cage with one of them."""
-    numbers: dict[str, dict[str, int]] = {}
-    cages: set[tuple[str, int]] = set()
-    for link in routed.values():
-        for device_id, port in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
-            device = doc.devices.get(device_id)
-            if device is None:
-                continue
-            if device.type not in numbers:
-                numbers[device.type] = cage_numbers(doc.catalog, device.type)
-            if cage := numbers[device.type].get(port, 0):
-                cages.add((device_id, cage))
-    partners: dict[str, Link] = {}
-    for device_id in {device_id for device_id, _ in cages}:
-        cage_of = numbers[doc.devices[device_id].type]
-        for link in doc.links_of(device_id):
-            if link.id in routed or link.id in partners:
-                continue
-            port = link.a_port if link.a_device == device_id else link.b_port
-            if (device_id, cage_of.get(port, 0)) in cages:
-                partners[link.id] = link
+    lookup = CageLookup(doc.catalog, doc.devices)
+    cages = {cage for link in routed.values() for cage in lookup.cages_of(link)}
+    partners = {link.id: link for cage in cages for _port, link in lookup.cables_in(doc, cage) if link.id not in routed}
     return list(partners.values())

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from planner.model.catalog import NODE, Catalog, CatalogItem
 from planner.model.document import Document
 from planner.model.networks import DATA_NETWORKS, network_of
+from planner.model.objects import Device, Link
 
 SOURCE = ("NVIDIA networking documentation, MMS4X00-NS twin-port OSFP transceiver overview: the "
           "switches' twin-port OSFP cages take one OSFP plug with two transceiver engines, and the same "
@@ -46,6 +48,40 @@ def cage_numbers(catalog: Catalog, type_key: str) -> dict[str, int]:
     if item is None or item.ports_per_cage < 2 or item.kind == NODE:
         return {}
     return {port: cage for port in item.port_names() if (cage := cage_of(item, port))}
+
+
+class CageLookup:
+    """Which twin-port cages cable ends are in, over ``devices`` (a router's may hold devices a
+    generator has not added yet), each device type's cage numbers made once."""
+
+    def __init__(self, catalog: Catalog, devices: Mapping[str, Device]) -> None:
+        self.catalog, self.devices = catalog, devices
+        self._numbers: dict[str, dict[str, int]] = {}
+
+    def cage(self, device_id: str, port: str) -> int:
+        """The twin-port cage of a device's port, 0 for none (or a device not known)."""
+        device = self.devices.get(device_id)
+        if device is None:
+            return 0
+        numbers = self._numbers.get(device.type)
+        if numbers is None:
+            numbers = self._numbers[device.type] = cage_numbers(self.catalog, device.type)
+        return numbers.get(port, 0)
+
+    def cages_of(self, link: Link) -> list[Cage]:
+        """The twin-port cages a cable ends in (none, one or two)."""
+        return [(device_id, cage) for device_id, port in ((link.a_device, link.a_port), (link.b_device, link.b_port))
+                if (cage := self.cage(device_id, port))]
+
+    def cables_in(self, doc: Document, cage: Cage) -> list[tuple[str, Link]]:
+        """(port, cable) of every cable of the plan in a twin-port cage."""
+        device_id, number = cage
+        found = []
+        for link in doc.links_of(device_id):
+            port = link.a_port if link.a_device == device_id else link.b_port
+            if self.cage(device_id, port) == number:
+                found.append((port, link))
+        return found
 
 
 def _port_plugs(item: CatalogItem) -> dict[str, tuple[int, str, float]]:

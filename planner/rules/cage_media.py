@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from planner.model.cages import SOURCE, cage_numbers
+from planner.model.cages import SOURCE, CageLookup, cage_numbers
 from planner.model.document import natural_key
 from planner.model.labels import cable_label
 from planner.model.objects import Link
@@ -40,13 +40,9 @@ def mixed_cages(ctx: Context) -> list[tuple[str, int, list[tuple[str, Link]]]]:
 
 def _from_index(ctx: Context, cages: set[tuple[str, int]]) -> list[tuple[str, int, list[tuple[str, Link]]]]:
     doc = ctx.doc
-    found = []
-    for device_id, cage in cages:
-        numbers = cage_numbers(doc.catalog, doc.devices[device_id].type)
-        ends = [(port, link) for link in doc.links_of(device_id)
-                if numbers.get(port := link.a_port if link.a_device == device_id else link.b_port) == cage]
-        found.append((device_id, cage, sorted(ends, key=_end_order)))
-    return found
+    lookup = CageLookup(doc.catalog, doc.devices)
+    return [(device_id, number, sorted(lookup.cables_in(doc, (device_id, number)), key=_end_order))
+            for device_id, number in cages]
 
 
 def _from_codes(ctx: Context) -> list[tuple[str, int, list[tuple[str, Link]]]]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from planner.model.cages import Cage, cage_numbers
+from planner.model.cages import Cage, CageLookup
 from planner.model.document import Document, natural_key
 from planner.model.objects import TIER_LEAF_SPINE, TIER_NODE_LEAF, TIERS, Link
 
@@ -52,7 +52,7 @@ class FabricIndex:
         self._cage_media: dict[Cage, Counter[str]] | None = None
         self._cages_of: dict[str, tuple[list[Cage], str]] = {}
         self._mixed: set[Cage] = set()
-        self._cage_numbers: dict[str, dict[str, int]] = {}
+        self._cages = CageLookup(doc.catalog, doc.devices)
         self._build()
 
     def _build(self) -> None:
@@ -163,24 +163,15 @@ class FabricIndex:
         return set(self._mixed)
 
     def _cage(self, link: Link) -> None:
-        cages: list[Cage] = []
         cage_media = self._cage_media
         if cage_media is None:
             return
-        for device_id, port in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
-            device = self.doc.devices.get(device_id)
-            if device is None:
-                continue
-            numbers = self._cage_numbers.get(device.type)
-            if numbers is None:
-                numbers = self._cage_numbers[device.type] = cage_numbers(self.doc.catalog, device.type)
-            if cage := numbers.get(port, 0):
-                key = (device_id, cage)
-                cages.append(key)
-                media = cage_media[key]
-                media[link.media] += 1
-                if len(media) > 1:
-                    self._mixed.add(key)
+        cages = self._cages.cages_of(link)
+        for key in cages:
+            media = cage_media[key]
+            media[link.media] += 1
+            if len(media) > 1:
+                self._mixed.add(key)
         if cages:
             self._cages_of[link.id] = (cages, link.media)
 
