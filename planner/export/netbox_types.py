@@ -12,7 +12,7 @@ port of every network under the name ``CatalogItem.ports()`` gives (the names ``
   out-of-band group: ``BMC``, ``mgmt0``, ``eth0``) is ``mgmt_only``; an OOB switch's cages and
   uplinks carry the others' and are not.
 - power-ports: the catalogue's PSUs ``PSU1`` … with their inlet (C14/C20; a PSU whose inlet the
-  catalogue does not give takes a C14, as the cord planner assumes: ``planner.model.cords``), each
+  catalogue does not give takes the one the cord planner assumes, ``planner.model.cords.psu_inlet``), each
   drawing its share of the type's peak (``maximum_draw``) and steady draw (``allocated_draw``)
   with the load spread over all PSUs, so NetBox sums them to the device's figures. A custom type
   without a PSU count gets enough C20 inlets (16 A, IEC 60320-1) at the basis's phase voltage to
@@ -56,10 +56,10 @@ from planner.io.netbox_names import (
     type_slug,
 )
 from planner.model.catalog import FLOOR_KINDS, RACK_PDU, CatalogItem
-from planner.model.cords import DEFAULT_OUTLET
+from planner.model.cords import psu_inlet
 from planner.model.document import Document
 from planner.model.networks import DATA_NETWORKS
-from planner.model.ports import OOB, PSU_INLETS, group_names, psu_names
+from planner.model.ports import OOB, group_names, psu_names
 
 #: IEC 60320-1: C19/C20 couplers are rated 16 A.
 C20_AMPS = 16.0
@@ -71,8 +71,6 @@ PDU_PLUG = {3: "iec-60309-3p-n-e-6h", 1: "iec-60309-p-n-e-6h"}
 HARDWIRED = "hardwired"
 #: The name of a rack PDU's inlet, the power port its outlets hang on.
 PDU_INPUT = "Input"
-#: The PSU inlet that mates the outlet a PSU of no given inlet takes (a C13: C14).
-DEFAULT_INLET = next(inlet for inlet, outlet in PSU_INLETS.items() if outlet == DEFAULT_OUTLET)
 _IEC_60309 = re.compile(r"60309\D.*?\b(3P\+N\+E|3P\+E|2P\+E|P\+N\+E)\b.*?\b([469])\s*h\b", re.IGNORECASE)
 
 
@@ -103,7 +101,7 @@ def _power_ports(doc: Document, item: CatalogItem) -> list[dict]:
     if item.kind in FLOOR_KINDS and not item.psu_count:  # hard-wired (a row CDU's pumps), one input
         names, kind = ([PDU_INPUT] if item.power_peak_w > 0 or item.power_w > 0 else []), HARDWIRED
     elif item.psu_count:
-        names, kind = psu_names(item.psu_count), INLET_TYPES[item.psu_inlet or DEFAULT_INLET]
+        names, kind = psu_names(item.psu_count), INLET_TYPES[psu_inlet(doc, item)]
     else:
         names, kind = psu_names(power_inlets(doc, item)), C20
     ports = []

@@ -145,7 +145,7 @@ def _kept_outlets(doc: Document, rack_id: str, sides: dict[str, str],
                 continue
             outlets = {o.name: o for o in doc.catalog[doc.devices[pdus[0][0]].type].outlets()}
             outlet = outlets.get(pdus[0][1])
-            if outlet is not None and outlet.outlet == outlet_for_inlet(item):
+            if outlet is not None and outlet.outlet == outlet_for_inlet(doc, item):
                 kept[device.id, psu] = pdus[0]
     return kept
 
@@ -194,7 +194,7 @@ def _place_cords(doc: Document, rack_id: str, kept: dict[tuple[str, str], tuple[
         for device in devices:
             item = doc.catalog[device.type]
             names = psu_names(item.psu_count)
-            wanted = outlet_for_inlet(item)
+            wanted = outlet_for_inlet(doc, item)
             draw = draw_w(doc, item)
             on_a = sum(1 for k in range(1, len(names) + 1) if psu_side(k, len(names)) == "A")
             for index, psu in enumerate(names, start=1):
@@ -218,7 +218,7 @@ def _place_cords(doc: Document, rack_id: str, kept: dict[tuple[str, str], tuple[
     cords: list[Link] = []
     for device in psu_devices(doc, rack_id):
         item = doc.catalog[device.type]
-        wanted, height = outlet_for_inlet(item), psu_height_m(device, item)
+        wanted, height = outlet_for_inlet(doc, item), psu_height_m(device, item)
         for psu in psu_names(item.psu_count):
             if (device.id, psu) not in placed:
                 continue

@@ -8,9 +8,11 @@ power-cord rules (P10–P13) share, so the three read a cord the same way.
   alternate A, B, so a hand-placed "PDU1"/"PDU2" pair still makes two sides.
 - Which PSUs go to which side (``psu_side``): PSU1 … ⌈n/2⌉ on A, the rest on B, so half the PSUs
   survive either side failing (an odd count has its extra PSU on A).
-- Which outlet a PSU takes (``outlet_for_inlet``): the one mating its inlet (``PSU_INLETS``); a
-  PSU whose inlet the catalogue does not give (switches, storage, CDUs) takes a C13, the outlet
-  of the C14 inlet such 1–2 kW supplies have.
+- Which outlet a PSU takes (``outlet_for_inlet``): the one mating its inlet (``PSU_INLETS``). A
+  PSU whose inlet the catalogue does not give (switches, storage, CDUs) is taken to have the C14
+  inlet such 1–2 kW supplies have, unless its cord with the other side out would carry more than
+  a C13–C14 cord is rated for (IEC 60320, ``cords.json``): then a C20 (``psu_inlet``). A 2.7 kW
+  switch on 1+1 PSUs draws 11.9 A through one cord in failover, above the C14's 10 A.
 - A cord's current: I = P / (V · PF), V the outlet's voltage: a three-phase PDU's outlet on one
   phase is line to neutral (415 V / √3 ≈ 240 V), on a phase pair ("L1-L2") line to line; a
   single-phase PDU's outlets are at its own voltage. V is the PDU's ``voltage_v``, else the
@@ -34,8 +36,10 @@ from planner.model.ports import PSU_INLETS, psu_names
 from planner.resources_access import resource
 
 SIDES = ("A", "B")
-#: The outlet a PSU whose inlet is not given takes (a C14 inlet's mate).
-DEFAULT_OUTLET = PSU_INLETS["C14"]
+#: The inlet a PSU whose inlet is not given is taken to have, and the one it has where a C14's
+#: cord would be over its rating (``psu_inlet``).
+DEFAULT_INLET = "C14"
+HIGH_CURRENT_INLET = "C20"
 _SIDE_IN_NAME = re.compile(r"PDU[-_ ]?([AB])(?:\d|\b)", re.IGNORECASE)
 
 
@@ -46,6 +50,7 @@ class CordType:
     key: str
     name: str
     outlet: str
+    rating_a: float
     stock_lengths_m: tuple[float, ...]
     source: str
 
@@ -54,7 +59,7 @@ class CordType:
 def cord_types() -> dict[str, CordType]:
     """The bundled cords by outlet type ("C13", "C19"), read once."""
     data = json.loads(resource("catalog", "cords.json").read_text(encoding="utf-8"))
-    return {entry["outlet"]: CordType(entry["key"], entry["name"], entry["outlet"],
+    return {entry["outlet"]: CordType(entry["key"], entry["name"], entry["outlet"], float(entry["rating_a"]),
                                       tuple(sorted(float(x) for x in entry["stock_lengths_m"])), entry["source"])
             for entry in data["cords"]}
 
@@ -103,9 +108,27 @@ def psu_side(index: int, count: int) -> str:
     return "A" if index <= (count + 1) // 2 else "B"
 
 
-def outlet_for_inlet(item: CatalogItem) -> str:
-    """The PDU outlet type a device's PSUs take: the mate of their inlet, else a C13."""
-    return PSU_INLETS.get(item.psu_inlet, DEFAULT_OUTLET)
+def failover_cord_w(doc: Document, item: CatalogItem) -> float:
+    """What one cord of a device carries with the other side out: its draw over the PSUs of the
+    smaller side."""
+    return draw_w(doc, item) / max((item.psu_count or 0) // 2, 1)
+
+
+def psu_inlet(doc: Document, item: CatalogItem) -> str:
+    """A device's PSU inlet: the catalogue's, else a C14 while one cord's current with the other
+    side out is within the C13–C14 cord's rating on a single-phase outlet of the basis's supply
+    (line to neutral, V / √3), else a C20 (module docstring)."""
+    if item.psu_inlet:
+        return item.psu_inlet
+    basis = doc.basis
+    amps = failover_cord_w(doc, item) / (basis.voltage_v / math.sqrt(3) * basis.power_factor)
+    rating = cord_types()[PSU_INLETS[DEFAULT_INLET]].rating_a
+    return DEFAULT_INLET if amps <= rating + 1e-9 else HIGH_CURRENT_INLET
+
+
+def outlet_for_inlet(doc: Document, item: CatalogItem) -> str:
+    """The PDU outlet type a device's PSUs take: the mate of their inlet (``psu_inlet``)."""
+    return PSU_INLETS.get(psu_inlet(doc, item), PSU_INLETS[DEFAULT_INLET])
 
 
 def draw_w(doc: Document, item: CatalogItem) -> float:
@@ -134,7 +157,7 @@ def cords_per_side(doc: Document, type_keys: Iterable[str]) -> dict[str, int]:
     for key in type_keys:
         item = doc.catalog[key]
         if item.psu_count and item.kind != RACK_PDU:
-            outlet = outlet_for_inlet(item)
+            outlet = outlet_for_inlet(doc, item)
             found[outlet] = found.get(outlet, 0) + (item.psu_count + 1) // 2
     return found
 
@@ -146,8 +169,8 @@ def largest_cord_w(doc: Document, type_keys: Iterable[str]) -> dict[str, float]:
     for key in set(type_keys):
         item = doc.catalog[key]
         if item.psu_count and item.kind != RACK_PDU:
-            outlet = outlet_for_inlet(item)
-            found[outlet] = max(found.get(outlet, 0.0), draw_w(doc, item) / max(item.psu_count // 2, 1))
+            outlet = outlet_for_inlet(doc, item)
+            found[outlet] = max(found.get(outlet, 0.0), failover_cord_w(doc, item))
     return found
 
 

@@ -133,7 +133,7 @@ def cord_columns(ctx: Context) -> CordColumns:
         outlet = table[devices.type_of[pdu_row], port_code] if len(port_names) else np.full(len(pdu_port), -1)
         kind_code = {kind: i for i, kind in enumerate(dict.fromkeys(o.outlet for o in outlets))}
         outlet_kind = np.array([kind_code[o.outlet] for o in outlets] + [-1], np.intp)
-        wanted = np.array([kind_code.get(outlet_for_inlet(item), -2) for item in items] + [-2], np.intp)
+        wanted = np.array([kind_code.get(outlet_for_inlet(doc, item), -2) for item in items] + [-2], np.intp)
         same_rack = devices.rack_of[psu_row] == devices.rack_of[pdu_row]
         sound = same_rack & (outlet >= 0) & (outlet_kind[outlet] == wanted[devices.type_of[psu_row]])
         psu_rows = np.flatnonzero(psu_count[devices.type_of[:devices.missing]] > 0)

@@ -6,7 +6,9 @@ Two checks, cheapest first: an edit that touched no cable and no device (a rack 
 moved, a busbar edited), or only cables of other networks, cannot change a record, so the held
 ones are worded again at once;
 otherwise the records are kept while the rule family's signature (a tuple over its cables,
-devices, catalogue figures and basis) is unchanged.
+devices, catalogue figures and basis) is unchanged. Records kept are worded again only where they
+name an object the edit touched (or a device of a rack it touched), so renaming a rack of a hall
+with 10k held warnings words a handful.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ Record = tuple[str, tuple[str, ...], str, tuple[str, ...]]
 _RECORD_INPUTS = ("link.", "dev.")
 #: Each validator's context → each rule's records and the signature they were found on.
 _HELD: WeakKeyDictionary[Context, dict[str, tuple[tuple, list[Record]]]] = WeakKeyDictionary()
+#: Each validator's context → each rule's records as last worded, and those findings.
+_WORDED: WeakKeyDictionary[Context, dict[str, tuple[list[Record], list[Finding]]]] = WeakKeyDictionary()
 
 
 def held_findings(ctx: Context, r: Rule, check: Callable[[Context], Iterator[Record]],
@@ -45,5 +49,29 @@ def held_findings(ctx: Context, r: Rule, check: Callable[[Context], Iterator[Rec
         if kept is None or kept[0] != now:
             kept = held[r.id] = (now, list(check(ctx)))
     doc = ctx.doc
-    return [r.finding(ctx, severity, subjects, template.format(*(name(doc, i) for i in named)))
-            for severity, subjects, template, named in kept[1]]
+    records = kept[1]
+    worded = _WORDED.setdefault(ctx, {}).get(r.id)
+    renamed = _renamed(ctx) if worded is not None and worded[0] is records else None
+    if renamed is None:
+        found = [r.finding(ctx, severity, subjects, template.format(*(name(doc, i) for i in named)))
+                 for severity, subjects, template, named in records]
+    else:  # only the records that name an object the edit touched read their names again
+        found = [r.finding(ctx, severity, subjects, template.format(*(name(doc, i) for i in named)))
+                 if not renamed.isdisjoint(named) else before
+                 for (severity, subjects, template, named), before in zip(records, worded[1], strict=True)]
+    _WORDED[ctx][r.id] = (records, found)
+    return found
+
+
+def _renamed(ctx: Context) -> set[str] | None:
+    """The ids whose names the edit may have changed: the objects it touched and the devices of the
+    racks among them (a device's name reads its rack's); None in a full run."""
+    changed = ctx.changed_ids
+    if changed is None:
+        return None
+    doc = ctx.doc
+    found = set(changed)
+    for obj_id in changed:
+        if obj_id in doc.racks:
+            found.update(device.id for device in doc.devices_in(obj_id, ordered=False))
+    return found

@@ -1,6 +1,7 @@
 """Power-cord rules (issue 21 part 3): every PSU on an outlet of its rack's PDUs (P10), the PSUs
 left with one side out carrying the device (P11), each outlet group within its breaker in
-failover (P12) and each PDU's phases balanced (P13).
+failover (P12), each PDU's phases balanced (P13) and each cord within its connector's rating in
+failover (P14).
 
 A cord's current is I = P / (V · PF) at its outlet's voltage (``planner.model.cords``: line to
 neutral on a three-phase PDU's single-phase outlet, 415 V / √3 ≈ 240 V; line to line on a phase
@@ -31,10 +32,18 @@ import numpy as np
 from planner.fabric.power_cords import PHASE_LINES, lines_of
 from planner.model.basis import DesignBasis
 from planner.model.catalog import RACK_PDU
-from planner.model.cords import SIDES, draw_w, outlet_for_inlet, phase_imbalance
+from planner.model.cords import (
+    SIDES,
+    CordType,
+    cord_types,
+    draw_w,
+    outlet_for_inlet,
+    phase_imbalance,
+    psu_inlet,
+)
 from planner.model.document import Document
 from planner.model.objects import Device
-from planner.model.ports import POWER, Outlet
+from planner.model.ports import POWER, PSU_INLETS, Outlet
 from planner.rules.columns import cable_columns, device_columns
 from planner.rules.context import Context
 from planner.rules.cord_columns import CordColumns, Load, cord_columns, cord_loads
@@ -112,7 +121,7 @@ def _p10(ctx: Context) -> Iterator[Record]:
     for row in sorted(suspect):
         device = doc.devices[devices.ids[row]]
         if device.type not in wanted_of:
-            wanted_of[device.type] = outlet_for_inlet(doc.catalog[device.type])
+            wanted_of[device.type] = outlet_for_inlet(doc, doc.catalog[device.type])
         yield from _psu_problems(ctx, cords, device, cords.psus[devices.type_of[row]], by_psu, wanted_of[device.type])
     key = cords.pdu_row[good] * max(1, cords.port_count) + cords.port_code[good]
     twice = np.bincount(key)[key] > 1
@@ -167,7 +176,8 @@ def _cord_problems(ctx: Context, cords: CordColumns, link_id: str, pdu_id: str, 
     if outlet is None:
         yield ERROR, (device_id, link_id), f"{where}: the PDU has no outlet {port}", named
     elif outlet.outlet != wanted:
-        inlet = doc.catalog[doc.devices[device_id].type].psu_inlet or "not given (taken as C14)"
+        item = doc.catalog[doc.devices[device_id].type]
+        inlet = item.psu_inlet or f"not given (taken as {psu_inlet(doc, item)})"
         yield (ERROR, (device_id, link_id), f"{where}: a {outlet.outlet} outlet; the PSU inlet {inlet} takes a {wanted}",
                named)
 
@@ -265,7 +275,8 @@ def _group_problems(basis: DesignBasis, outlets: dict[str, Outlet],
         names = [o.name for o in outlets.values() if o.group == number]
         severity = ERROR if current > derated + 1e-9 else WARNING
         above = "" if severity == ERROR else f": above {basis.power_warn_fraction:.0%}"
-        text = (f"group {number + 1} ({names[0]}–{names[-1]}, {outlet.outlet}, {outlet.phase}): {_amps(current)} "
+        span = names[0] if names[0] == names[-1] else f"{names[0]}–{names[-1]}"
+        text = (f"group {number + 1} ({span}, {outlet.outlet}, {outlet.phase}): {_amps(current)} "
                 f"on {len(members)} cord{'s' if len(members) != 1 else ''} with the other side out, breaker "
                 f"{outlet.breaker_a:g} A × {basis.derating:g} = {_amps(derated)}{above}")
         yield severity, text, at
@@ -366,3 +377,43 @@ def _p13(ctx: Context) -> Iterator[Record]:
       source_field="phase_imbalance_error", title="Phase balance on a rack PDU")
 def pdu_phase_balance(ctx: Context, subject: str, r: Rule) -> list[Finding]:
     return _held(ctx, r, _p13)
+
+
+# --------------------------------------------------------------------------- P14
+def _p14(ctx: Context) -> Iterator[Record]:
+    """Each corded PSU's cord with the other side out against its connector's rating (the cord
+    that mates the outlet: C13–C14 10 A, C19–C20 16 A). A breaker protects the group (P12); the
+    coupler itself is rated for its current alone (IEC 60320), so a 2.7 kW PSU on a C13 is an
+    error even on a group of its own."""
+    loads = cord_loads(ctx)
+    cords = loads.cords
+    types = cord_types()
+    rating = np.array([types[o.outlet].rating_a if o.outlet in types else np.inf for o in cords.outlets] + [np.inf],
+                      float)
+    over = np.flatnonzero(loads.failover > rating[cords.outlet[loads.at]] + _MARGIN)
+    ids = cords.cables.ids
+    for k in over.tolist():
+        i = int(loads.at[k])
+        pdu_id, port = cords.pdu_of(i)
+        device_id = cords.devices.ids[cords.psu_row[i]]
+        cord = types[cords.outlets[cords.outlet[i]].outlet]
+        yield (ERROR, (device_id, ids[i], pdu_id),
+               (f"{{0}} {cords.psu_port[i]} on {{1}} {port}: {_amps(float(loads.failover[k]))} with the other side "
+                f"out, above the {cord.name[len('Power cord '):].replace(' to ', '–')} cord's {cord.rating_a:g} A "
+                f"(IEC 60320); {_stronger(types, float(loads.failover[k]))}"), (device_id, pdu_id))
+
+
+def _stronger(types: dict[str, CordType], amps: float) -> str:
+    """What would carry ``amps``: the inlet and outlet of the least cord rated for it, else none."""
+    fitting = sorted((cord.rating_a, outlet) for outlet, cord in types.items() if cord.rating_a + _MARGIN >= amps)
+    if not fitting:
+        return "no bundled cord is rated for it: more PSUs share the device"
+    inlet = next(inlet for inlet, outlet in PSU_INLETS.items() if outlet == fitting[0][1])
+    return f"it wants a {inlet} inlet on a {fitting[0][1]} outlet"
+
+
+@rule("P14", scope=HALL, reads=_READS, basis=("voltage_v", "power_factor", "load_basis"),
+      source="IEC 60320: a C13–C14 coupler is rated 10 A, a C19–C20 16 A (resources/catalog/cords.json)",
+      title="Each power cord within its connector's rating with one side out")
+def cord_rating(ctx: Context, subject: str, r: Rule) -> list[Finding]:
+    return _held(ctx, r, _p14)

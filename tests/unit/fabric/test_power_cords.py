@@ -23,6 +23,7 @@ from planner.model.cords import (
 from planner.model.geometry import RACK_UNIT_M
 from planner.model.networks import TIER_POWER_CORD
 from planner.model.ports import POWER, PSU_INLETS, psu_names
+from planner.rules.engine import validate
 
 
 @pytest.fixture
@@ -69,6 +70,20 @@ def test_no_outlet_is_used_twice_and_switches_take_c13(pod):
         assert {sides[c.b_device] for c in cords.values()} == {"A", "B"}
         for cord in cords.values():
             assert pod.catalog[pod.devices[cord.b_device].type].outlet(cord.b_port).outlet == "C13"
+
+
+def test_an_800g_switch_of_no_given_inlet_is_corded_to_c19s_and_its_cords_are_within_their_rating():
+    doc = build_template("pod", switch_type="sw-64x800g-2u-eth")
+    item = doc.catalog["sw-64x800g-2u-eth"]
+    failover_a = item.power_peak_w / (415 / math.sqrt(3) * doc.basis.power_factor)  # 1+1: one PSU carries it
+    assert failover_a > 10  # a C13–C14 cord's rating (IEC 60320)
+    switches = [d for d in doc.devices.values() if d.type == item.key]
+    assert switches
+    for switch in switches:
+        cords = _cords_of(doc, switch.id)
+        assert sorted(cords) == ["PSU1", "PSU2"]
+        assert {doc.catalog[doc.devices[c.b_device].type].outlet(c.b_port).outlet for c in cords.values()} == {"C19"}
+    assert [f.message for f in validate(doc) if f.rule in ("P10", "P14")] == []
 
 
 def test_regenerating_changes_nothing_and_keeps_every_cord(pod):

@@ -1,8 +1,10 @@
-"""P10–P13 on the pod with its power cords: a cord removed, a 4+2 node split 3/3, an outlet group
-over its breaker and a PDU's phases out of balance, each a finding with its numbers."""
+"""P10–P14 on the pod with its power cords: a cord removed, a 4+2 node split 3/3, an outlet group
+over its breaker, a PDU's phases out of balance and a cord over its connector's rating, each a
+finding with its numbers."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 
@@ -11,11 +13,12 @@ import pytest
 from planner.commands.base import History, RemoveObjects, SetFields
 from planner.fabric.power_cords import plan_power_cords
 from planner.layout.templates import build_template
+from planner.model.cords import outlet_for_inlet, psu_inlet
 from planner.model.ports import POWER
 from planner.rules.engine import Validator, all_rules, validate
 from planner.rules.finding import ERROR, INFO
 
-CORD_RULES = ("P10", "P11", "P12", "P13")
+CORD_RULES = ("P10", "P11", "P12", "P13", "P14")
 
 
 @pytest.fixture
@@ -48,8 +51,8 @@ def test_the_rules_are_in_the_catalogue_with_their_sources():
     assert all(r.title and (r.source or r.source_field) for r in rules.values())
 
 
-def test_the_pod_cords_pass_p10_p11_p13(pod):
-    assert [f.message for f in validate(pod) if f.rule in ("P10", "P11", "P13")] == []
+def test_the_pod_cords_pass_p10_p11_p13_p14(pod):
+    assert [f.message for f in validate(pod) if f.rule in ("P10", "P11", "P13", "P14")] == []
 
 
 def test_a_removed_cord_is_named_by_p10_in_a_full_run_and_after_the_edit(pod):
@@ -106,7 +109,7 @@ def test_p12_an_outlet_group_over_its_derated_breaker_in_failover(pod):
     groups = []
     for link in side_a[:-1]:
         outlet = pod.catalog[pod.devices[link.b_device].type].outlet(link.b_port)
-        groups.append(f"R01-{pod.devices[link.b_device].name} group {outlet.group + 1} ({link.b_port}–{link.b_port}, "
+        groups.append(f"R01-{pod.devices[link.b_device].name} group {outlet.group + 1} ({link.b_port}, "
                       f"C19, {outlet.phase}): {four:.1f} A on 1 cord with the other side out, "
                       f"breaker 16 A × 0.8 = 12.8 A")
     assert sorted(f.message for f in _found(pod, "P12")) == sorted(groups)
@@ -195,3 +198,56 @@ def test_a_plan_without_any_cords_gets_one_p10_line(pod):
         ((f"No power cords: {psus:,} PSUs of {len(devices):,} devices are on no outlet (not planned yet; Plan ▸ "
           f"Generate fabric…, or planner fabric, cords them)"), INFO)]
     assert _found(pod, "P11") == _found(pod, "P12") == _found(pod, "P13") == []
+
+
+def test_a_psu_of_no_given_inlet_is_a_c14_unless_its_failover_current_is_over_the_c14s_10_a(pod):
+    catalog, volts = pod.catalog, _volts_ln() * pod.basis.power_factor
+    big = catalog["sw-64x800g-2u-eth"]
+    leaf = next(catalog[d.type] for d in pod.devices.values() if d.role == "leaf")
+    assert not big.psu_inlet and big.psu_count == 2  # 2.7 kW peak on 1+1: one cord carries it all
+    assert round(big.power_peak_w / volts, 2) == 11.86 and big.power_peak_w / volts > 10  # IEC 60320: C14 10 A
+    assert (psu_inlet(pod, big), outlet_for_inlet(pod, big)) == ("C20", "C19")
+    assert not leaf.psu_inlet and leaf.power_peak_w / max(leaf.psu_count // 2, 1) / volts <= 10
+    assert (psu_inlet(pod, leaf), outlet_for_inlet(pod, leaf)) == ("C14", "C13")
+    pod.basis.load_basis = "steady"  # 1.4 kW typical: 6.2 A, a C14 carries it
+    assert round(big.power_w / volts, 1) == 6.2 and psu_inlet(pod, big) == "C14"
+
+
+def test_p14_a_cord_over_its_connectors_rating_with_one_side_out(pod):
+    leaf = next(d for d in pod.devices.values() if d.role == "leaf" and d.name == "L1")
+    on_c14 = dataclasses.replace(pod.catalog["sw-64x800g-2u-eth"], key="sw-800g-c14", psu_inlet="C14", custom=True,
+                                 port_cages=pod.catalog[leaf.type].port_cages)
+    pod.catalog.add(on_c14)
+    assert _found(pod, "P14") == []
+    History(pod).push(SetFields({leaf.id: {"type": on_c14.key}}))  # its cords stay on their C13 outlets
+    amps = on_c14.power_peak_w / (_volts_ln() * pod.basis.power_factor)  # B out: PSU1 alone carries 2.7 kW
+    rack = pod.racks[leaf.rack].name
+    expected = []
+    for psu in ("PSU1", "PSU2"):
+        cord = _cord(pod, leaf.id, psu)
+        assert pod.catalog[pod.devices[cord.b_device].type].outlet(cord.b_port).outlet == "C13"
+        expected.append(f"{rack}-L1 {psu} on {rack}-{pod.devices[cord.b_device].name} {cord.b_port}: {amps:.1f} A "
+                        f"with the other side out, above the C13–C14 cord's 10 A (IEC 60320); it wants a C20 inlet "
+                        f"on a C19 outlet")
+    found = _found(pod, "P14")
+    assert sorted(f.message for f in found) == sorted(expected) and {f.severity for f in found} == {ERROR}
+    assert round(amps, 1) == 11.9
+    pod.basis.load_basis = "steady"  # 1.4 kW typical: 6.2 A on each cord in failover, within 10 A
+    assert _found(pod, "P14") == []
+
+
+def test_a_rename_words_again_only_the_held_findings_that_name_what_it_touched(pod):
+    first, second = _device(pod, "R01", "N1"), _device(pod, "R02", "N1")
+    History(pod).push(RemoveObjects([_cord(pod, first.id, "PSU3").id, _cord(pod, second.id, "PSU3").id]))
+    validator = Validator(pod)
+    before = {f.message: f for f in validator.findings if f.rule == "P10"}
+    assert sorted(before) == [f"R0{i}-N1 PSU3: no power cord (wants a C19 outlet of a rack PDU in its rack)"
+                              for i in (1, 2)]
+    rack_id = first.rack
+    validator.update(History(pod).push(SetFields({rack_id: {"name": "RX1"}})))
+    after = {f.message: f for f in validator.findings if f.rule == "P10"}
+    assert sorted(after) == ["R02-N1 PSU3: no power cord (wants a C19 outlet of a rack PDU in its rack)",
+                             "RX1-N1 PSU3: no power cord (wants a C19 outlet of a rack PDU in its rack)"]
+    kept = "R02-N1 PSU3: no power cord (wants a C19 outlet of a rack PDU in its rack)"
+    assert after[kept] is before[kept]  # not worded again: it names nothing the rename touched
+    assert sorted(after) == sorted(f.message for f in validate(pod) if f.rule == "P10")
