@@ -6,6 +6,11 @@ runs), busbar tap-offs (one per rack feed), data cables by network, media and st
 the inlet it mates, "C19–C20") and stock length, coolant hoses by QD size and length, and
 transceivers by media and plug form for the data networks only: one per optical plug, so a
 twin-port switch cage's two cables share one (``planner.model.cages``).
+
+A copper cable (DAC, ACC) has its plugs on, so the two port-cables of a twin-port cage on copper
+are one cable to order (``planner.model.copper``): a twin-port cable cage to cage, or a splitter
+from the cage to two ports. Each cable row says its ``form`` ("" for a cable of one port at each
+end) and the ``port_cables`` it serves, which add up to the cable schedule's rows.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from planner.export.connections import Fittings, cord_type, network_rank, networ
 from planner.export.sheet_text import sheet_text
 from planner.model.cages import transceiver_counts, transceiver_name
 from planner.model.catalog import ALL_KINDS
+from planner.model.copper import SPLITTER, STRAIGHT, copper_assemblies
 from planner.model.cords import cord_types
 from planner.model.document import Document
 from planner.model.networks import network_of
@@ -30,7 +36,7 @@ def build_bom(doc: Document) -> dict:
     """The BOM as plain data (the `planner bom --json` object).
 
     ``{"equipment": [{key, name, kind, quantity}], "tap_offs": [{busbar_type, rating_a, quantity}],
-    "cables": [{network, media, name, stock_length_m, quantity}], "cords": [{type, key, name, stock_length_m,
+    "cables": [{network, media, form, name, stock_length_m, quantity, port_cables}], "cords": [{type, key, name, stock_length_m,
     quantity}], "hoses": [{size, name, length_m, quantity}], "transceivers": [{media, form, connector,
     speed_gbps, name, quantity}]}``
     """
@@ -66,7 +72,11 @@ def build_bom(doc: Document) -> dict:
         return media.name if media else (key or "unassigned")
 
     fittings = Fittings(doc)
-    data: Counter[tuple[str, str, float]] = Counter()
+    # a copper assembly is counted at its first cable, in its form
+    shared = {a.links[0].id: a for a in copper_assemblies(doc) if a.shape in _FORMS}
+    later = {link.id for a in shared.values() for link in a.links[1:]}
+    data: Counter[tuple[str, str, str, float]] = Counter()
+    served: Counter[tuple[str, str, str, float]] = Counter()
     cords: Counter[tuple[str, float]] = Counter()
     hoses: Counter[tuple[str, float]] = Counter()
     for link in doc.links.values():
@@ -77,11 +87,16 @@ def build_bom(doc: Document) -> dict:
         elif network == COOLANT:
             size = fittings.fitting(COOLANT, link.a_device, link.a_port, link.b_device, link.b_port)
             hoses[(size, link.stock_m or link.length_m)] += 1
-        else:
-            data[(network, link.media, link.stock_m)] += 1
+        elif link.id not in later:
+            assembly = shared.get(link.id)
+            key = ((network, link.media, _FORMS[assembly.shape], assembly.stock_m) if assembly
+                   else (network, link.media, "", link.stock_m))
+            data[key] += 1
+            served[key] += len(assembly.links) if assembly else 1
     cables = [
-        {"network": network, "media": media, "name": media_name(media), "stock_length_m": stock, "quantity": n}
-        for (network, media, stock), n in sorted(
+        {"network": network, "media": media, "form": form, "name": media_name(media) + _FORM_WORDS.get(form, ""),
+         "stock_length_m": stock, "quantity": n, "port_cables": served[network, media, form, stock]}
+        for (network, media, form, stock), n in sorted(
             data.items(), key=lambda kv: (network_rank(kv[0][0]), media_order.get(kv[0][1], 99), kv[0]))
     ]
     types = cord_types()
@@ -101,6 +116,12 @@ def build_bom(doc: Document) -> dict:
             "transceivers": transceivers}
 
 
+#: A copper assembly's form in the BOM, and the words its name takes.
+_FORMS = {STRAIGHT: "twin-port", SPLITTER: "splitter"}
+_FORM_WORDS = {"twin-port": ", twin-port (a cage's 2 ports to one cage)",
+               "splitter": ", splitter (a twin-port cage to 2 ports)"}
+
+
 def _tapoff_name(rating_a: float | None) -> str:
     return "Busbar tap-off, not rated" if rating_a is None else f"Busbar tap-off {rating_a:g} A"
 
@@ -116,8 +137,8 @@ def bom_rows(bom: dict) -> list[tuple]:
     rows: list[tuple] = []
     rows += [("equipment", e["key"], e["name"], "", e["quantity"]) for e in bom["equipment"]]
     rows += [("tap-off", t["busbar_type"], _tapoff_name(t["rating_a"]), "", t["quantity"]) for t in bom["tap_offs"]]
-    rows += [("cable", c["media"], f"{c['name']} ({network_words(c['network'])})", f"{c['stock_length_m']:g}",
-              c["quantity"]) for c in bom["cables"]]
+    rows += [("cable", " ".join(filter(None, (c["media"], c["form"]))), f"{c['name']} ({network_words(c['network'])})",
+              f"{c['stock_length_m']:g}", c["quantity"]) for c in bom["cables"]]
     rows += [("cord", c["key"] or c["type"], f"{c['name']} ({c['type']})", f"{c['stock_length_m']:g}", c["quantity"])
              for c in bom["cords"]]
     rows += [("hose", h["size"], h["name"], f"{h['length_m']:g}", h["quantity"]) for h in bom["hoses"]]

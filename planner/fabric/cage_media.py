@@ -3,7 +3,9 @@
 two cables of a leaf's cage can come out a DAC to a node in the next rack and an SR4 fibre to one
 four racks on, which no plug can serve. Every cable of such a cage takes the longest-reaching of
 its cage's media, re-stocked from that media's lengths, and the cage at its other end is looked
-at again (a media only ever moves up, so this ends).
+at again (a media only ever moves up, so this ends). Copper cables (DAC, ACC) that would join
+more than two ports through their cages into one assembly go onto fibre, whose twin-port
+transceivers take each port's fibre anywhere (``planner.model.copper``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from planner.fabric.media import NO_MEDIA, MediaChoice, choose_media
 from planner.fabric.routing import Router
 from planner.model.cages import Cage, CageLookup
 from planner.model.catalog import SWITCH
+from planner.model.copper import MOST_PER_ASSEMBLY, copper_groups, plugs_attached
 from planner.model.objects import TIER_NODE_LEAF, Link
 
 #: A routed length this close to the stored one is the same cable (N8's tolerance).
@@ -64,8 +67,17 @@ def one_media_per_cage(router: Router, links: list[Link], held: dict[Ends, Link]
         for cage in lookup.cages_of(link):
             members[cage].append(link)
     rank = {m.key: i for i, m in enumerate(router.media)}
-    pending = [cage for cage, cables in members.items() if len(cables) > 1]
     changed: set[int] = set()
+    pending = [cage for cage, cables in members.items() if len(cables) > 1]
+    while pending:
+        _even_out(router, lookup, members, rank, pending, movable, changed)
+        pending = _onto_fibre(router, lookup, links, movable, changed)
+    return len(changed)
+
+
+def _even_out(router: Router, lookup: CageLookup, members: dict[Cage, list[Link]], rank: dict[str, int],
+              pending: list[Cage], movable: set[int], changed: set[int]) -> None:
+    """Each cage of ``pending`` and the cages its changes reach on one media, the longest-reaching."""
     while pending:
         cage = pending.pop()
         cables = members[cage]
@@ -82,7 +94,29 @@ def one_media_per_cage(router: Router, links: list[Link], held: dict[Ends, Link]
             link.media, link.stock_m = choice.media, choice.stock_m
             changed.add(id(link))
             pending += [other for other in lookup.cages_of(link) if other != cage]
-    return len(changed)
+
+
+def _onto_fibre(router: Router, lookup: CageLookup, links: list[Link], movable: set[int],
+                changed: set[int]) -> list[Cage]:
+    """The copper cables of each group that more than one assembly would have to serve
+    (``planner.model.copper``) on the shortest-reaching fibre that reaches each; the cages they
+    are in, to even out again."""
+    media = router.doc.catalog.media
+    copper = [link for link in links if plugs_attached(media.get(link.media)) and lookup.cages_of(link)]
+    fibres = [m.key for m in router.media if m.transceivers_per_link]
+    touched: list[Cage] = []
+    for group in copper_groups(copper, lookup):
+        if len(group) <= MOST_PER_ASSEMBLY:
+            continue
+        for link in group:
+            if id(link) not in movable:
+                continue
+            choice = next((c for c in (restock(router, link, key) for key in fibres) if c.media), None)
+            if choice is not None:
+                link.media, link.stock_m = choice.media, choice.stock_m
+                changed.add(id(link))
+                touched += lookup.cages_of(link)
+    return touched
 
 
 def with_cage_partners(router: Router, link: Link) -> Link:

@@ -1,6 +1,8 @@
-"""One media per twin-port cage (N16): a twin-port OSFP cage takes one plug for both its ports
+"""One plug per twin-port cage (N16): a twin-port OSFP cage takes one plug for both its ports
 (``planner.model.cages``), so a cage whose two cables are a DAC and a fibre, or SR4 and DR4
-fibre, cannot be built as planned.
+fibre, cannot be built as planned; nor can copper cables (DAC, ACC: their plugs are their own)
+that join more than two ports through their cages into one assembly (``planner.model.copper``:
+a leaf cage's two ports on copper to two spines' cages).
 
 Asked of the whole plan on the cables' end codes (``end_codes``, made once per pass for N2 and
 N3): each end at a shared cage as an integer (device × cage) beside its media's code, and the
@@ -15,8 +17,10 @@ from collections.abc import Iterator
 import numpy as np
 
 from planner.model.cages import SOURCE, CageLookup, cage_numbers
-from planner.model.document import natural_key
+from planner.model.copper import MOST_PER_ASSEMBLY, copper_groups, plugs_attached
+from planner.model.document import Document, natural_key
 from planner.model.labels import cable_label
+from planner.model.networks import DATA_NETWORKS, network_of
 from planner.model.objects import Link
 from planner.rules.context import Context
 from planner.rules.end_codes import end_codes
@@ -45,11 +49,39 @@ def _from_index(ctx: Context, cages: set[tuple[str, int]]) -> list[tuple[str, in
             for device_id, number in cages]
 
 
+def _cage_table(ctx: Context) -> np.ndarray:
+    """Each end's twin-port cage number (0 for none) as an ``end_codes`` table."""
+    codes, catalog = end_codes(ctx), ctx.doc.catalog
+    return codes.table({key: {p: float(c) for p, c in cage_numbers(catalog, key).items()} for key in codes.types})
+
+
+def overfull_copper(ctx: Context) -> list[list[Link]]:
+    """Each group of copper cables joined through their twin-port cages into more than one
+    assembly serves, its cables by id, the groups by their first cable. Kept as ``mixed_cages``."""
+    def find() -> list[list[Link]]:
+        doc = ctx.doc
+        index = ctx.fabric_index()
+        if index is not None:
+            groups = [[doc.links[i] for i in group] for group in index.copper_groups()]
+        else:
+            codes = end_codes(ctx)
+            media = doc.catalog.media
+            media_of, keys = codes.media
+            copper = [code for code, key in enumerate(keys) if plugs_attached(media.get(key))]
+            a_cage, b_cage = codes.at_ends(_cage_table(ctx))
+            at = np.flatnonzero(np.isin(media_of, copper) & ((a_cage > 0) | (b_cage > 0)))
+            links = [link for link in map(codes.links.__getitem__, at.tolist()) if network_of(link) in DATA_NETWORKS]
+            groups = [group for group in copper_groups(links, CageLookup(doc.catalog, doc.devices))
+                      if len(group) > MOST_PER_ASSEMBLY]
+        ordered = [sorted(group, key=lambda link: natural_key(link.id)) for group in groups]
+        return sorted(ordered, key=lambda group: natural_key(group[0].id))
+    return ctx.fabric_memo("N16 copper groups", find)
+
+
 def _from_codes(ctx: Context) -> list[tuple[str, int, list[tuple[str, Link]]]]:
     codes = end_codes(ctx)
     doc = ctx.doc
-    cages = codes.table({key: {p: float(c) for p, c in cage_numbers(doc.catalog, key).items()}
-                         for key in codes.types})
+    cages = _cage_table(ctx)
     if not cages.any():
         return []
     media_of, _ = codes.media
@@ -80,7 +112,7 @@ def _end_order(end: tuple[str, Link]) -> tuple:
     return end[0], natural_key(end[1].id)
 
 
-@rule("N16", scope=HALL, reads=_READS, source=SOURCE, title="One media per twin-port cage")
+@rule("N16", scope=HALL, reads=_READS, source=SOURCE, title="One plug per twin-port cage: one media, copper to one assembly")
 def one_media_per_cage(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
     names = {key: media.name for key, media in doc.catalog.media.items()}
@@ -96,3 +128,28 @@ def one_media_per_cage(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]
                         f"its ports, but its cables are " + " and ".join(parts)
                         + f": put them on one media, {longest.upper()} ({names.get(longest, longest)}) reaching "
                         "the longer")
+
+    lookup = CageLookup(doc.catalog, doc.devices)
+    fibre = min((m for m in doc.catalog.media.values() if m.transceivers_per_link), key=lambda m: m.reach_m, default=None)
+    for group in overfull_copper(ctx):
+        cages = list(dict.fromkeys(cage for link in group for cage in lookup.cages_of(link)))
+        first = f"{_place(doc, cages[0][0])} cage {cages[0][1]}"
+        others = f" and {len(cages) - 1} more cage{'s' if len(cages) > 2 else ''}" if len(cages) > 1 else ""
+        cables = ", ".join(cable_label(doc, link) for link in group[:_LISTED])
+        media = "/".join(sorted({link.media.upper() for link in group}))
+        instead = f"put them on fibre ({fibre.key.upper()})" if fibre else "put them on fibre"
+        yield r.finding(ctx, ERROR, tuple(dict.fromkeys((*(c[0] for c in cages), *(link.id for link in group)))),
+                        f"{first}{others} take one plug each, but {len(group)} {media} cables join them into one "
+                        f"copper assembly ({cables}{', …' if len(group) > _LISTED else ''}): a DAC or ACC serves "
+                        f"at most two ports, cage to cage or as a splitter; {instead}, or cable each cage's two "
+                        "ports to one cage")
+
+
+#: How many cables an N16 copper finding names before "…".
+_LISTED = 2
+
+
+def _place(doc: Document, device_id: str) -> str:
+    device = doc.devices[device_id]
+    rack = doc.racks.get(device.rack)
+    return f"{rack.name if rack else device.rack}/{device.name}"

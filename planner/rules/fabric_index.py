@@ -24,7 +24,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from planner.model.cages import Cage, CageLookup
+from planner.model.copper import CopperCages, plugs_attached
 from planner.model.document import Document, natural_key
+from planner.model.networks import DATA_NETWORKS, network_of
 from planner.model.objects import TIER_LEAF_SPINE, TIER_NODE_LEAF, TIERS, Link
 
 End = tuple[str, str]
@@ -48,10 +50,11 @@ class FabricIndex:
         self.uplinks: defaultdict[str, Counter[str]] = defaultdict(Counter)
         self.down: Counter[str] = Counter()
         self._ports: dict[str, frozenset[str]] = {}
-        #: N16's twin-port cages, made on first ask (``mixed_cages``) and patched after.
+        #: N16's twin-port cages (media, copper assemblies), made on first ask and patched after.
         self._cage_media: dict[Cage, Counter[str]] | None = None
         self._cages_of: dict[str, tuple[list[Cage], str]] = {}
         self._mixed: set[Cage] = set()
+        self._copper = CopperCages()
         self._cages = CageLookup(doc.catalog, doc.devices)
         self._build()
 
@@ -156,11 +159,20 @@ class FabricIndex:
     # ---------------------------------------------------------------- twin-port cages (N16)
     def mixed_cages(self) -> set[Cage]:
         """(device, cage) of every twin-port cage whose cables are on more than one media."""
+        self._index_cages()
+        return set(self._mixed)
+
+    def copper_groups(self) -> list[set[str]]:
+        """The cable ids of each group of copper cables joined through their cages that is more
+        than one assembly serves (``planner.model.copper``)."""
+        self._index_cages()
+        return self._copper.groups()
+
+    def _index_cages(self) -> None:
         if self._cage_media is None:
             self._cage_media = defaultdict(Counter)
             for link in self.doc.links.values():
                 self._cage(link)
-        return set(self._mixed)
 
     def _cage(self, link: Link) -> None:
         cage_media = self._cage_media
@@ -174,12 +186,15 @@ class FabricIndex:
                 self._mixed.add(key)
         if cages:
             self._cages_of[link.id] = (cages, link.media)
+            if plugs_attached(self.doc.catalog.media.get(link.media)) and network_of(link) in DATA_NETWORKS:
+                self._copper.add(link.id, cages)
 
     def _uncage(self, link_id: str) -> None:
         cages, medium = self._cages_of.pop(link_id, ([], ""))
         cage_media = self._cage_media
         if cage_media is None:
             return
+        self._copper.remove(link_id)
         for key in cages:
             media = cage_media[key]
             media[medium] -= 1

@@ -257,8 +257,21 @@ def test_bom_counts(cabled_doc):
     equipment = {e["key"]: e["quantity"] for e in bom["equipment"]}
     for key in {d.type for d in cabled_doc.devices.values()}:
         assert equipment[key] == sum(1 for d in cabled_doc.devices.values() if d.type == key)
-    every = sum(c["quantity"] for part in ("cables", "cords", "hoses") for c in bom[part])  # every network
+    every = (sum(c["port_cables"] for c in bom["cables"])
+             + sum(c["quantity"] for part in ("cords", "hoses") for c in bom[part]))  # every network
     assert every == len(cabled_doc.links)
+    # a DAC or ACC has its plugs on: two cables of a twin-port cage "n/1", "n/2" are one to order
+    copper = [link for link in cabled_doc.links.values() if link.media in ("dac", "acc")]
+    in_cage: dict[tuple[str, str], list[str]] = {}
+    for link in copper:
+        for d, p in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
+            if "/" in p and cabled_doc.catalog[cabled_doc.devices[d].type].kind == "switch":
+                in_cage.setdefault((d, p.split("/")[0]), []).append(link.id)
+    pairs = {frozenset(ids) for ids in in_cage.values() if len(ids) == 2}
+    assert pairs  # the pod has twin-port copper cables
+    copper_rows = [c for c in bom["cables"] if c["media"] in ("dac", "acc")]
+    assert sum(c["quantity"] for c in copper_rows) == len(copper) - len(pairs)
+    assert sum(c["quantity"] for c in copper_rows if c["form"]) == len(pairs)
     optical = [link for link in cabled_doc.links.values() if link.media in ("sr4", "dr4", "fr4")]
     ends = [(d, p) for link in optical for d, p in ((link.a_device, link.a_port), (link.b_device, link.b_port))]
     plugs = {(d, p.split("/")[0]) if "/" in p else (d, p) for d, p in ends}  # twin-port cages "1/1", "1/2": one plug
@@ -268,7 +281,8 @@ def test_bom_counts(cabled_doc):
     out = io.StringIO()
     write_bom_csv(cabled_doc, out)
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))
-    assert sum(int(r["quantity"]) for r in rows if r["section"] in ("cable", "cord", "hose")) == len(cabled_doc.links)
+    assert sum(int(r["quantity"]) for r in rows if r["section"] in ("cable", "cord", "hose")) == \
+        len(cabled_doc.links) - len(pairs)
 
 
 def test_cancelled_export_leaves_no_partial_file(cabled_doc, tmp_path):

@@ -334,8 +334,8 @@ def test_counts_match_the_fabric_and_the_bill_of_materials(pod_set, pod):
     assert len(read(pod_set, "racks.csv")) == sum(e["quantity"] for e in bom["equipment"] if e["kind"] == "rack")
     data = Counter((c["description"], float(c["length"])) for c in cables if c["type"] != "power")
     bought: Counter = Counter()
-    for c in bom["cables"]:
-        bought[(c["name"], c["stock_length_m"])] += c["quantity"]
+    for c in bom["cables"]:  # a NetBox cable per port-cable: a twin-port DAC is two of them
+        bought[(pod.catalog.media[c["media"]].name, c["stock_length_m"])] += c["port_cables"]
     assert data == bought
     cords = Counter(float(c["length"]) for c in cables if c["type"] == "power")
     bought_cords: Counter = Counter()

@@ -154,10 +154,11 @@ def test_compute_figures_stay_those_of_the_compute_cables(pod):
 def test_bom_counts_cables_by_network_cords_by_type_hoses_by_size(pod):
     counted = bom.build_bom(pod)
     data = [link for link in pod.links.values() if network_of(link) in DATA_NETWORKS]
-    assert sum(c["quantity"] for c in counted["cables"]) == len(data)
+    assert sum(c["port_cables"] for c in counted["cables"]) == len(data)
     for network in DATA_NETWORKS:
-        assert sum(c["quantity"] for c in counted["cables"] if c["network"] == network) == \
+        assert sum(c["port_cables"] for c in counted["cables"] if c["network"] == network) == \
             sum(1 for link in data if network_of(link) == network)
+    assert all(c["quantity"] * (2 if c["form"] else 1) == c["port_cables"] for c in counted["cables"])
     cords = [link for link in pod.links.values() if network_of(link) == POWER]
     assert sum(c["quantity"] for c in counted["cords"]) == len(cords)
     by_type: dict[str, int] = {}
