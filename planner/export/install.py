@@ -12,7 +12,7 @@ the rack each port is on, and the part to take from the store.
   cross the rack; storage nodes and rack PDUs likewise cable at the rear. A rack's front is the
   devices' front, so the device face is the rack face.
 - **Part**: the catalogue media entry's ``part`` (order code) where it gives one, else its name,
-  with the stock length: "Multimode SR4 fibre + 2 transceivers, 10 m". A power cord is the
+  with the stock length: "Multimode SR4 fibre, MPO-12 (OM4), 10 m". A power cord is the
   bundled cord of its outlet type (``resources/catalog/cords.json``: "Power cord C19 to C20,
   1.8 m"), a coolant hose its QD size ("Coolant hose 1/2 in, 1.2 m"; no stock list: the length).
 """

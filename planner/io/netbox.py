@@ -58,6 +58,7 @@ from planner.io.netbox_layout import (
 )
 from planner.io.netbox_names import (
     CABLE_TYPES,
+    FORMER_NAMES,
     INTERFACE_END,
     LENGTH_UNITS_M,
     NETWORK_OF_TAG,
@@ -419,7 +420,7 @@ class _Reader:
         """The catalogue media of a cable: by the description the export writes (the media's name),
         else the shortest-reaching media of its NetBox type that reaches its length."""
         media = self.catalog.media
-        named = next((key for key, m in media.items() if m.name == description), "")
+        named = next((key for key, m in media.items() if m.name == description), FORMER_NAMES.get(description, ""))
         if named:
             return named
         family = slug if slug in CABLE_TYPES.values() else {"mmf": "mmf-om4", "smf": "smf-os2"}.get(slug[:3], "")

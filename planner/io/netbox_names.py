@@ -156,6 +156,11 @@ POWER_CABLE = "power"
 CABLE_TYPES = {"dac": "dac-passive", "acc": "dac-active", "sr4": "mmf-om4", "dr4": "smf-os2", "fr4": "smf-os2",
                "cat6a": "cat6a"}
 
+#: Media by the names cables had in sets written before the transceivers were counted per plug
+#: ("+ 2 transceivers"): a NetBox that holds such a set still reads back on the same media.
+FORMER_NAMES = {"Multimode SR4 fibre + 2 transceivers": "sr4", "Single-mode DR4 fibre + 2 transceivers": "dr4",
+                "Single-mode FR4 fibre + 2 transceivers": "fr4"}
+
 #: Metres per NetBox length unit (CableLengthUnitChoices).
 LENGTH_UNITS_M = {"km": 1000.0, "m": 1.0, "cm": 0.01, "mi": 1609.344, "ft": 0.3048, "in": 0.0254}
 

@@ -183,7 +183,7 @@ def test_cabling_plan_prints_face_route_and_part_next_to_each_cable():
     text = squash(" ".join(texts))
     assert "face" in text and "rear" in text
     assert "route: row 1 tray" in text and "route: in rack" in text and "cross-aisle at x" in text
-    assert "part: Multimode SR4 fibre + 2 transceivers, 10 m" in text
+    assert "part: Multimode SR4 fibre, MPO-12 (OM4), 10 m" in text
     assert "Face: the rack face the port is on" in squash(texts[0])
 
 

@@ -58,7 +58,7 @@ def test_a_cage_on_two_media_is_an_error_with_its_cables_and_lengths(pod):
     assert message.startswith(f"{pod.racks[leaf.rack].name}/L1 cage 1 takes one plug for both its ports, but its "
                               f"cables are SR4 (1/1, {cable_label(pod, first)}, {first.length_m:.2f} m) and DAC (1/2, ")
     assert f"{second.length_m:.2f} m)" in message
-    assert message.endswith("put them on one media, SR4 (Multimode SR4 fibre + 2 transceivers) reaching the longer")
+    assert message.endswith("put them on one media, SR4 (Multimode SR4 fibre, MPO-12 (OM4)) reaching the longer")
     SetFields({second.id: {"media": "sr4", "stock_m": first.stock_m}}).apply(pod)
     assert [f for f in validate(pod) if f.rule == "N16"] == []
 
