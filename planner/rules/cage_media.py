@@ -64,18 +64,37 @@ def overfull_copper(ctx: Context) -> list[list[Link]]:
         if index is not None:
             groups = [[doc.links[i] for i in group] for group in index.copper_groups()]
         else:
-            codes = end_codes(ctx)
-            media = doc.catalog.media
-            media_of, keys = codes.media
-            copper = [code for code, key in enumerate(keys) if plugs_attached(media.get(key))]
-            a_cage, b_cage = codes.at_ends(_cage_table(ctx))
-            at = np.flatnonzero(np.isin(media_of, copper) & ((a_cage > 0) | (b_cage > 0)))
-            links = [link for link in map(codes.links.__getitem__, at.tolist()) if network_of(link) in DATA_NETWORKS]
-            groups = [group for group in copper_groups(links, CageLookup(doc.catalog, doc.devices))
+            groups = [group for group in copper_groups(_copper_not_closed(ctx), CageLookup(doc.catalog, doc.devices))
                       if len(group) > MOST_PER_ASSEMBLY]
         ordered = [sorted(group, key=lambda link: natural_key(link.id)) for group in groups]
         return sorted(ordered, key=lambda group: natural_key(group[0].id))
     return ctx.fabric_memo("N16 copper groups", find)
+
+
+def _copper_not_closed(ctx: Context) -> list[Link]:
+    """The data cables on copper at a twin-port cage, less those a closed pair accounts for: two
+    cables between the same two cages, each cage holding just them (most copper in a hall), or a
+    cable alone at its one cage. What is left is few enough to group one by one."""
+    codes, doc = end_codes(ctx), ctx.doc
+    media_of, keys = codes.media
+    copper = [code for code, key in enumerate(keys) if plugs_attached(doc.catalog.media.get(key))]
+    a_cage, b_cage = codes.at_ends(_cage_table(ctx))
+    at = np.flatnonzero(np.isin(media_of, copper) & ((a_cage > 0) | (b_cage > 0)))
+    width = int(max(a_cage.max(initial=0), b_cage.max(initial=0))) + 1
+    ends = []
+    for side, cage in enumerate((a_cage, b_cage)):
+        ends.append(np.where(cage[at] > 0, codes.device[side][at] * width + cage[at].astype(np.int64), -1))
+    a_key, b_key = ends
+    held = np.bincount(np.concatenate([a_key[a_key >= 0], b_key[b_key >= 0]]),
+                       minlength=(len(doc.devices) + 1) * width)
+    both = (a_key >= 0) & (b_key >= 0)
+    pair = np.where(both, np.minimum(a_key, b_key) * held.size + np.maximum(a_key, b_key), -1)
+    _, inverse, twice = np.unique(pair, return_inverse=True, return_counts=True)
+    straight = both & (twice[inverse] == 2) & (held[np.maximum(a_key, 0)] == 2) & (held[np.maximum(b_key, 0)] == 2)
+    one = np.where(a_key >= 0, a_key, b_key)
+    alone = ~both & (held[one] == 1)
+    left = at[~(straight | alone)]
+    return [link for link in map(codes.links.__getitem__, left.tolist()) if network_of(link) in DATA_NETWORKS]
 
 
 def _from_codes(ctx: Context) -> list[tuple[str, int, list[tuple[str, Link]]]]:
