@@ -48,5 +48,10 @@ def _cage_partners(doc: Document, routed: dict[str, Link]) -> list[Link]:
     """The data cables not in ``routed`` that share a twin-port cage with one of them."""
     lookup = CageLookup(doc.catalog, doc.devices)
     cages = {cage for link in routed.values() for cage in lookup.cages_of(link)}
-    partners = {link.id: link for cage in cages for _port, link in lookup.cables_in(doc, cage) if link.id not in routed}
+    partners: dict[str, Link] = {}
+    for device_id in {device_id for device_id, _ in cages}:  # each device's cables once (a spine: 128)
+        for link in doc.links_of(device_id):
+            port = link.a_port if link.a_device == device_id else link.b_port
+            if link.id not in routed and (device_id, lookup.cage(device_id, port)) in cages:
+                partners[link.id] = link
     return list(partners.values())
