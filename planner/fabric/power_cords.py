@@ -150,7 +150,12 @@ def _kept_outlets(doc: Document, rack_id: str, sides: dict[str, str],
     return kept
 
 
-def rack_cords(doc: Document, rack_id: str) -> list[Link]:
+#: Racks alike (PDUs, devices and their heights, the cords kept, by position) → their cords as
+#: positions and the worst phase imbalance: a hall's compute racks are a few kinds.
+PlacementMemo = dict[tuple, tuple[list[tuple[int, str, int, str, float, float]], float]]
+
+
+def rack_cords(doc: Document, rack_id: str, memo: PlacementMemo | None = None) -> list[Link]:
     """The cords a rack's devices should have (module docstring): the cords still right where they
     are, then the others; PSUs without an outlet are left out. Where the cords kept would leave a
     PDU's phases out of balance beyond the basis's warning (P13; the rack's devices changed:
@@ -161,24 +166,48 @@ def rack_cords(doc: Document, rack_id: str) -> list[Link]:
     basis = doc.basis
     sides = rack_pdu_sides(doc, rack_id)
     kept = _kept_outlets(doc, rack_id, sides)
-    cords, worst = _place_cords(doc, rack_id, kept)
+    cords, worst = _place_cords(doc, rack_id, kept, memo)
     if not kept or worst <= basis.phase_imbalance_warn:
         return cords
     installed = _kept_outlets(doc, rack_id, sides, installed_only=True)
     if len(installed) < len(kept):
-        moved, moved_worst = _place_cords(doc, rack_id, installed)
+        moved, moved_worst = _place_cords(doc, rack_id, installed, memo)
         if moved_worst < worst:
             cords, worst = moved, moved_worst
     if installed and worst > basis.phase_imbalance_error:
-        fresh, fresh_worst = _place_cords(doc, rack_id, {})
+        fresh, fresh_worst = _place_cords(doc, rack_id, {}, memo)
         if fresh_worst < worst:
             return fresh
     return cords
 
 
-def _place_cords(doc: Document, rack_id: str, kept: dict[tuple[str, str], tuple[str, str]]) -> tuple[list[Link], float]:
+def _place_cords(doc: Document, rack_id: str, kept: dict[tuple[str, str], tuple[str, str]],
+                 memo: PlacementMemo | None = None) -> tuple[list[Link], float]:
     """The rack's cords, those in ``kept`` on their outlets first, and the most unbalanced of its
-    PDUs' phases (``phase_imbalance`` with both sides up)."""
+    PDUs' phases (``phase_imbalance`` with both sides up); a rack like one in ``memo`` takes its
+    cords from there, what decides them being the same."""
+    if memo is None:
+        return _placed(doc, rack_id, kept)
+    sides = rack_pdu_sides(doc, rack_id)
+    pdus = sorted(sides, key=lambda i: natural_key(doc.devices[i].name))
+    devices = psu_devices(doc, rack_id)
+    pdu_at = {pdu_id: i for i, pdu_id in enumerate(pdus)}
+    device_at = {device.id: i for i, device in enumerate(devices)}
+    key = (doc.racks[rack_id].type, tuple((doc.devices[p].type, doc.devices[p].name, sides[p]) for p in pdus),
+           tuple((d.type, d.u) for d in devices),
+           tuple(sorted((device_at[d], psu, pdu_at[p], o) for (d, psu), (p, o) in kept.items())))
+    known = memo.get(key)
+    if known is None:
+        cords, worst = _placed(doc, rack_id, kept)
+        memo[key] = ([(device_at[c.a_device], c.a_port, pdu_at[c.b_device], c.b_port, c.length_m, c.stock_m)
+                      for c in cords], worst)
+        return cords, worst
+    pattern, worst = known
+    return [Link(id="", a_device=devices[d].id, a_port=psu, b_device=pdus[p], b_port=outlet, tier=TIER_POWER_CORD,
+                 media="", length_m=length, stock_m=stock) for d, psu, p, outlet, length, stock in pattern], worst
+
+
+def _placed(doc: Document, rack_id: str, kept: dict[tuple[str, str], tuple[str, str]]) -> tuple[list[Link], float]:
     sides = rack_pdu_sides(doc, rack_id)
     rack_units = doc.catalog[doc.racks[rack_id].type].rack_units
     strips: dict[str, list[_Strip]] = {"A": [], "B": []}
@@ -248,7 +277,8 @@ def _best_outlet(strips: list[_Strip], wanted: str, normal_w: float, failover_w:
 
 def plan_power_cords(doc: Document) -> NetworkGeneration:
     """The power network's step: every rack's cords (``rack_cords``), reconciled with the plan's."""
-    wanted = [cord for rack_id in doc.racks for cord in rack_cords(doc, rack_id)]
+    memo: PlacementMemo = {}
+    wanted = [cord for rack_id in doc.racks for cord in rack_cords(doc, rack_id, memo)]
     cables = reconcile(doc, wanted, scope=list(doc.links_in(POWER)))
     psus = sum(len(psu_names(doc.catalog[d.type].psu_count)) for r in doc.racks for d in psu_devices(doc, r))
     left = psus - len(wanted)
