@@ -51,8 +51,8 @@ class FabricIndex:
         self.down: Counter[str] = Counter()
         self._ports: dict[str, frozenset[str]] = {}
         #: N16's twin-port cages (media, copper assemblies), made on first ask and patched after.
-        self._cage_media: dict[Cage, Counter[str]] | None = None
-        self._cages_of: dict[str, tuple[list[Cage], str]] = {}
+        self._cage_media: dict[Cage, tuple[str, int] | Counter[str]] | None = None
+        self._cages_of: dict[str, tuple[tuple[Cage, ...], str]] = {}
         self._mixed: set[Cage] = set()
         self._copper = CopperCages()
         self._cages = CageLookup(doc.catalog, doc.devices)
@@ -170,40 +170,60 @@ class FabricIndex:
 
     def _index_cages(self) -> None:
         if self._cage_media is None:
-            self._cage_media = defaultdict(Counter)
+            self._cage_media = {}
             for link in self.doc.links.values():
                 self._cage(link)
 
     def _cage(self, link: Link) -> None:
+        """Count the cable's media in its cages: a (media, count) pair while a cage has one media
+        (nearly every cage: 346k of them at 16,384 nodes, a Counter each was 100 MB), a Counter
+        once it has more."""
         cage_media = self._cage_media
         if cage_media is None:
             return
-        cages = self._cages.cages_of(link)
+        cages = tuple(self._cages.cages_of(link))
+        medium = link.media
         for key in cages:
-            media = cage_media[key]
-            media[link.media] += 1
-            if len(media) > 1:
+            held = cage_media.get(key)
+            if held is None:
+                cage_media[key] = (medium, 1)
+            elif isinstance(held, tuple):
+                if held[0] == medium:
+                    cage_media[key] = (medium, held[1] + 1)
+                else:
+                    cage_media[key] = Counter({held[0]: held[1], medium: 1})
+                    self._mixed.add(key)
+            else:
+                held[medium] += 1
                 self._mixed.add(key)
         if cages:
-            self._cages_of[link.id] = (cages, link.media)
-            if plugs_attached(self.doc.catalog.media.get(link.media)) and network_of(link) in DATA_NETWORKS:
-                self._copper.add(link.id, cages)
+            self._cages_of[link.id] = (cages, medium)
+            if plugs_attached(self.doc.catalog.media.get(medium)) and network_of(link) in DATA_NETWORKS:
+                self._copper.add(link.id, list(cages))
 
     def _uncage(self, link_id: str) -> None:
-        cages, medium = self._cages_of.pop(link_id, ([], ""))
+        cages, medium = self._cages_of.pop(link_id, ((), ""))
         cage_media = self._cage_media
         if cage_media is None:
             return
         self._copper.remove(link_id)
         for key in cages:
-            media = cage_media[key]
-            media[medium] -= 1
-            if media[medium] <= 0:
-                del media[medium]
-            if len(media) < 2:
+            held = cage_media[key]
+            if isinstance(held, tuple):
+                if held[1] > 1:
+                    cage_media[key] = (held[0], held[1] - 1)
+                else:
+                    del cage_media[key]
+                continue
+            held[medium] -= 1
+            if held[medium] <= 0:
+                del held[medium]
+            if len(held) < 2:
                 self._mixed.discard(key)
-            if not media:
-                del cage_media[key]
+                if held:
+                    cage_media[key] = next(iter(held.items()))
+                else:
+                    del cage_media[key]
 
     # ---------------------------------------------------------------- reading
     def port_problems(self) -> list[tuple[str, str, tuple[str, ...]]]:

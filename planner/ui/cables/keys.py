@@ -11,9 +11,17 @@ import re
 _DIGITS = re.compile(r"\d+")
 
 
+def _number_key(match: re.Match[str]) -> str:
+    digits = match.group().lstrip("0") or "0"
+    return chr(ord("0") + len(digits)) + digits
+
+
 def text_key(text: str) -> str:
-    """Natural-order key that is a plain string (numbers zero-padded), cheap to compare."""
-    return _DIGITS.sub(lambda match: match.group().zfill(8), text)
+    """Natural-order key that is a plain string, cheap to compare: each number as its digit count
+    (one character, a digit up to 9 digits, so a number still sorts before a letter) and its
+    digits, so R2 < R10 as 12 < 210. Zero-padding every number to 8 made the 16,384-node hall's
+    749k label keys 238 bytes each."""
+    return _DIGITS.sub(_number_key, text)
 
 
 class Decimals(dict[float, str]):
