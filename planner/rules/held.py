@@ -51,14 +51,15 @@ def held_findings(ctx: Context, r: Rule, check: Callable[[Context], Iterator[Rec
     doc = ctx.doc
     records = kept[1]
     worded = _WORDED.setdefault(ctx, {}).get(r.id)
-    renamed = _renamed(ctx) if worded is not None and worded[0] is records else None
-    if renamed is None:
+    earlier = worded[1] if worded is not None and worded[0] is records else None
+    renamed = _renamed(ctx) if earlier is not None else None
+    if earlier is None or renamed is None:
         found = [r.finding(ctx, severity, subjects, template.format(*(name(doc, i) for i in named)))
                  for severity, subjects, template, named in records]
     else:  # only the records that name an object the edit touched read their names again
         found = [r.finding(ctx, severity, subjects, template.format(*(name(doc, i) for i in named)))
                  if not renamed.isdisjoint(named) else before
-                 for (severity, subjects, template, named), before in zip(records, worded[1], strict=True)]
+                 for (severity, subjects, template, named), before in zip(records, earlier, strict=True)]
     _WORDED[ctx][r.id] = (records, found)
     return found
 
