@@ -83,6 +83,21 @@ def test_filter_shows_the_rows_containing_every_word(dock):
     assert dock.model.rowCount() == total and _rows(dock) == sorted(doc.links, key=natural_key)
 
 
+def test_a_pasted_label_with_its_arrow_finds_its_cable_and_the_search_texts_are_ascii(dock):
+    """The arrow of a label is kept as one ASCII character in the search texts and sort keys (a
+    two-byte string per cable otherwise); the words typed go through the same table."""
+    doc = dock.session.doc
+    link_id = sorted(doc.links, key=natural_key)[7]
+    label = _cell(dock, link_id, 0)
+    assert " ↔ " in label
+    dock.filter.setText(label)
+    assert _rows(dock) == [link_id]
+    index = dock.model.cables
+    assert all(text.isascii() for text in index.texts)
+    assert text_key("R1-P1 ↔ R2") < text_key("R1-P1 ↔ R10") and text_key("R1-P1 ↔ R2").isascii()
+    dock.filter.setText("")
+
+
 def test_typing_narrows_and_backspace_widens_to_the_same_rows(dock, qtbot):
     qtbot.keyClicks(dock.filter, "r026")
     assert set(_rows(dock)) == {i for i in dock.session.doc.links if "r026" in _shown_text(dock.session.doc, i)}

@@ -38,7 +38,7 @@ from planner.model.labels import end_text as end_label_text
 from planner.model.networks import network_of
 from planner.model.objects import CABLE_STATES, Link
 from planner.model.ports import NETWORKS
-from planner.ui.cables.keys import Decimals, NaturalKeys, text_key
+from planner.ui.cables.keys import ASCII_FORM, Decimals, NaturalKeys, text_key
 from planner.ui.cables.texts import end_text, link_number, state_text
 
 COLUMNS = ("Label", "End A", "End B", "Network", "Tier", "Rail", "Media", "Length m", "Stock m", "State")
@@ -232,6 +232,7 @@ class CableIndex:
         """
         self.build_texts()
         texts = self.texts
+        words = [word.translate(ASCII_FORM) for word in words]
         found = np.flatnonzero(self.alive) if within is None else within
         candidates: list[int] = found.tolist()
         for word in words:
@@ -244,7 +245,7 @@ class CableIndex:
         if self.ids[slot] is None:
             return False
         text = self.texts[slot] if slot < len(self.texts) else self._texts_of([slot])[0]
-        return all(word in text for word in words)
+        return all(word.translate(ASCII_FORM) in text for word in words)
 
     def label(self, link: Link) -> str:
         """The cable's label: typed, else derived from its ends ("R01-U01-N1-" cached per device)."""
@@ -287,7 +288,7 @@ class CableIndex:
                 continue
             a = prefix.get(link.a_device) or self._end_prefix(link.a_device)
             b = prefix.get(link.b_device) or self._end_prefix(link.b_device)
-            texts.append(f"{self.label(link).lower()} {a} {link.a_port.lower()} {b} {link.b_port.lower()} "
+            texts.append(f"{self.label(link).lower().translate(ASCII_FORM)} {a} {link.a_port.lower()} {b} {link.b_port.lower()} "
                          f"{network_of(link)} {link.tier.lower()} {link.rail} {link.media.lower()} {decimals[link.length_m]} "
                          f"{decimals[link.stock_m]}")
         self.rows_computed += len(texts)
