@@ -82,15 +82,14 @@ def pipe_reach(ctx: Context, rack_id: str, r: Rule) -> Iterator[Finding]:
 def zone_air_heat(ctx: Context, zone_id: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
     zone = doc.zones[zone_id]
-    racks = ctx.racks_in_zone(zone_id)
-    air = sum(ctx.rack(rack_id).air_w(doc.basis) for rack_id in racks)
+    air, count = ctx.zone_air(zone_id)
     if zone.air_capacity_kw is None:
         if air > 0:
             yield r.finding(ctx, INFO, (zone_id,), f"Zone {zone.name}: {kw(air)} residual air heat from "
-                                                   f"{len(racks)} racks; the zone's air cooling is not rated, so "
+                                                   f"{count} racks; the zone's air cooling is not rated, so "
                                                    f"it is not checked")
     elif air > zone.air_capacity_kw * 1000.0:
         yield r.finding(ctx, WARNING, (zone_id,),
-                        f"Zone {zone.name}: {kw(air)} residual air heat from {len(racks)} racks "
+                        f"Zone {zone.name}: {kw(air)} residual air heat from {count} racks "
                         f"(1 − liquid fraction), air cooling {zone.air_capacity_kw:,.1f} kW")
 

@@ -117,3 +117,31 @@ def test_c6_zone_air_heat(plan, rule_findings, air_kw, expected):
     plan.load(rack, power_w=2 * air_kw * 1000.0, liquid_fraction=0.5)
     found = rule_findings(plan.doc, "C6")
     assert [(f.severity, f.subjects) for f in found] == [(s, (zone,)) for s in expected]
+
+
+def test_c6_zone_sums_kept_between_edits_follow_a_rack_across_zones_and_a_changed_load(plan):
+    """The zone sums are kept between edits (``Context.zone_air``); a rack moved from one zone to
+    the other, and a load changed in place, give what a full run gives."""
+    from planner.commands.base import SetFields
+    from planner.rules.engine import Validator, validate
+
+    west = plan.zone(air_capacity_kw=10.0, polygon=[(0.0, 0.0), (20.0, 0.0), (20.0, 20.0), (0.0, 20.0)])
+    east = plan.zone(air_capacity_kw=10.0, polygon=[(20.0, 0.0), (40.0, 0.0), (40.0, 20.0), (20.0, 20.0)])
+    cdu = _cdu(plan)
+    racks = [plan.rack(x=2.0 + 2 * i, y=5.0, cdu=cdu) for i in range(3)]
+    for rack in racks:
+        plan.load(rack, power_w=8000.0, liquid_fraction=0.5)  # 4 kW to the air each: west 12 kW > 10
+    doc = plan.doc
+    engine = Validator(doc)
+
+    def c6(findings):
+        return sorted((f.subjects, f.message) for f in findings if f.rule == "C6")
+
+    assert [s for s, _ in c6(engine.findings)] == [(west,)]
+    engine.update(SetFields({racks[0]: {"x": 30.0}}).apply(doc))  # west 8 kW, east 4 kW: both within
+    assert c6(engine.findings) == c6(validate(doc)) == []
+    device = next(d for d in doc.devices.values() if d.rack == racks[1])
+    heavier = plan.type("heavy", "node", height_u=1, power_w=16000.0, liquid_fraction=0.5)
+    engine.update(SetFields({device.id: {"type": heavier}}).apply(doc))  # west 4 + 8 = 12 kW again
+    assert c6(engine.findings) == c6(validate(doc)) and [s for s, _ in c6(engine.findings)] == [(west,)]
+    assert "12.0 kW residual air heat from 2 racks" in c6(engine.findings)[0][1] and east
