@@ -3,8 +3,11 @@ can work its threshold arithmetic by hand."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
+from planner.layout.templates import build_template
 from planner.model.catalog import CatalogItem
 from planner.model.document import Document
 from planner.model.objects import BusbarRun, Device, FloorUnit, Obstacle, Rack, Zone
@@ -86,3 +89,15 @@ def findings_of(doc: Document, rule: str, info: bool = False) -> list:
 @pytest.fixture
 def rule_findings():
     return findings_of
+
+
+@pytest.fixture(scope="module")
+def pod16_doc():
+    """The 16-node pod template, built once per test module."""
+    return build_template("pod", 16)
+
+
+@pytest.fixture
+def pod16(pod16_doc):
+    """A copy of the 16-node pod that a test may change."""
+    return copy.deepcopy(pod16_doc)

@@ -19,14 +19,9 @@ from planner.model.networks import DATA_NETWORKS, network_of
 from planner.rules.engine import Validator, validate
 
 
-@pytest.fixture(scope="module")
-def pod_doc():
-    return build_template("pod", 16)
-
-
 @pytest.fixture
-def pod(pod_doc):
-    return copy.deepcopy(pod_doc)
+def pod(pod16):
+    return pod16
 
 
 def _cage_cables(doc, device_name: str, cage: int):

@@ -12,20 +12,14 @@ from planner.commands.base import SetFields
 from planner.export.bom import build_bom
 from planner.fabric.cage_media import one_media_per_cage
 from planner.fabric.routing import Router
-from planner.layout.templates import build_template
 from planner.model.cages import CageLookup
 from planner.model.copper import SPLITTER, STRAIGHT, copper_assemblies
 from planner.rules.engine import Validator, validate
 
 
-@pytest.fixture(scope="module")
-def pod_doc():
-    return build_template("pod", 16)
-
-
 @pytest.fixture
-def pod(pod_doc):
-    return copy.deepcopy(pod_doc)
+def pod(pod16):
+    return pod16
 
 
 def _name(doc, device_id):
