@@ -50,9 +50,11 @@ def _from_index(ctx: Context, cages: set[tuple[str, int]]) -> list[tuple[str, in
 
 
 def _cage_table(ctx: Context) -> np.ndarray:
-    """Each end's twin-port cage number (0 for none) as an ``end_codes`` table."""
+    """Each end's twin-port cage number (0 for none) as an ``end_codes`` table, once per pass (the
+    media and the copper check both read it)."""
     codes, catalog = end_codes(ctx), ctx.doc.catalog
-    return codes.table({key: {p: float(c) for p, c in cage_numbers(catalog, key).items()} for key in codes.types})
+    return ctx.memo("twin-port cage table", lambda: codes.table(
+        {key: {p: float(c) for p, c in cage_numbers(catalog, key).items()} for key in codes.types}))
 
 
 def overfull_copper(ctx: Context) -> list[list[Link]]:
