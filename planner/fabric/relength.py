@@ -12,6 +12,7 @@ from planner.commands.base import SetFields
 from planner.fabric.cage_media import held_ends, one_media_per_cage
 from planner.fabric.routing import Router, link_values
 from planner.model.cages import CageLookup
+from planner.model.copper import plugs_attached
 from planner.model.document import Document
 from planner.model.networks import DATA_NETWORKS, network_of
 from planner.model.objects import Link
@@ -45,13 +46,24 @@ def recompute_lengths(doc: Document, link_ids: Iterable[str]) -> SetFields:
 
 
 def _cage_partners(doc: Document, routed: dict[str, Link]) -> list[Link]:
-    """The data cables not in ``routed`` that share a twin-port cage with one of them."""
+    """The data cables not in ``routed`` that share a twin-port cage with one of them, and on
+    copper the whole group their cages join (``planner.model.copper``: the generators' copper
+    check needs every cable of a group to see it)."""
     lookup = CageLookup(doc.catalog, doc.devices)
+    media = doc.catalog.media
     cages = {cage for link in routed.values() for cage in lookup.cages_of(link)}
     partners: dict[str, Link] = {}
-    for device_id in {device_id for device_id, _ in cages}:  # each device's cables once (a spine: 128)
-        for link in doc.links_of(device_id):
-            port = link.a_port if link.a_device == device_id else link.b_port
-            if link.id not in routed and (device_id, lookup.cage(device_id, port)) in cages:
+    fresh = set(cages)
+    while fresh:
+        more: set[tuple[str, int]] = set()
+        for device_id in {device_id for device_id, _ in fresh}:  # each device's cables once (a spine: 128)
+            for link in doc.links_of(device_id):
+                port = link.a_port if link.a_device == device_id else link.b_port
+                if link.id in routed or link.id in partners or (device_id, lookup.cage(device_id, port)) not in fresh:
+                    continue
                 partners[link.id] = link
+                if plugs_attached(media.get(link.media)):
+                    more.update(cage for cage in lookup.cages_of(link) if cage not in cages)
+        cages |= more
+        fresh = more
     return list(partners.values())

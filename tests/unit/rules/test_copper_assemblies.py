@@ -105,3 +105,16 @@ def test_the_generators_put_such_copper_on_fibre(pod):
     assert one_media_per_cage(router, cables) == 4
     assert all(pod.catalog.media[c.media].transceivers_per_link for c in cables)  # twin-port optics: any port anywhere
     assert all(c.stock_m >= c.length_m for c in cables)
+
+
+def test_re_lengthing_one_cable_of_such_copper_puts_its_whole_group_on_fibre(pod):
+    """A move re-routes a rack's cables only; their cage partners come along, and on copper the
+    whole group their cages join, so no cable of it is left on copper beside a fibre (N16)."""
+    from planner.fabric.relength import recompute_lengths
+
+    ring, swap = _ring(pod)
+    swap.apply(pod)
+    assert [f for f in validate(pod) if f.rule == "N16"]
+    recompute_lengths(pod, [ring[0].id]).apply(pod)
+    assert all(pod.catalog.media[pod.links[c.id].media].transceivers_per_link for c in ring)
+    assert [f.message for f in validate(pod) if f.rule == "N16"] == []
