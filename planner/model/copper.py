@@ -17,6 +17,7 @@ anyone makes: N16 says so, and the BOM counts each of its cables.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from planner.model.cages import Cage, CageLookup
@@ -47,11 +48,15 @@ class Assembly:
         return max(link.stock_m for link in self.links)
 
 
+def on_copper(link: Link, media: Mapping[str, MediaType]) -> bool:
+    """A data cable on a media with plugs attached (``media``: the catalogue's by key)."""
+    return plugs_attached(media.get(link.media)) and network_of(link) in DATA_NETWORKS
+
+
 def copper_links(doc: Document) -> list[Link]:
     """The plan's data cables on a media with plugs attached, in plan order."""
     media = doc.catalog.media
-    return [link for link in doc.links.values()
-            if network_of(link) in DATA_NETWORKS and plugs_attached(media.get(link.media))]
+    return [link for link in doc.links.values() if on_copper(link, media)]
 
 
 def copper_groups(links: list[Link], lookup: CageLookup) -> list[list[Link]]:

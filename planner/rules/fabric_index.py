@@ -24,9 +24,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from planner.model.cages import Cage, CageLookup
-from planner.model.copper import CopperCages, plugs_attached
+from planner.model.copper import CopperCages, on_copper
 from planner.model.document import Document, natural_key
-from planner.model.networks import DATA_NETWORKS, network_of
 from planner.model.objects import TIER_LEAF_SPINE, TIER_NODE_LEAF, TIERS, Link
 
 End = tuple[str, str]
@@ -198,7 +197,7 @@ class FabricIndex:
                 self._mixed.add(key)
         if cages:
             self._cages_of[link.id] = (cages, medium)
-            if plugs_attached(self.doc.catalog.media.get(medium)) and network_of(link) in DATA_NETWORKS:
+            if on_copper(link, self.doc.catalog.media):
                 self._copper.add(link.id, list(cages))
 
     def _uncage(self, link_id: str) -> None:

@@ -71,8 +71,11 @@ def _renamed(ctx: Context) -> set[str] | None:
     if changed is None:
         return None
     doc = ctx.doc
-    found = set(changed)
-    for obj_id in changed:
-        if obj_id in doc.racks:
-            found.update(device.id for device in doc.devices_in(obj_id, ordered=False))
-    return found
+
+    def find() -> set[str]:
+        found = set(changed)
+        for obj_id in changed:
+            if obj_id in doc.racks:
+                found.update(device.id for device in doc.devices_in(obj_id, ordered=False))
+        return found
+    return ctx.memo("held: ids renamed", find)  # once per pass for the rules that hold records
