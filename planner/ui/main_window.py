@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from planner.ui.review.comments_attach import CommentTool
     from planner.ui.review.comments_dock import CommentsDock
     from planner.ui.review.compare_attach import CompareController
+    from planner.ui.review.merge_attach import MergeController
     from planner.ui.review.pins import CommentPins
     from planner.ui.underlay.attach import TwoPointTool, UnderlayPanel
     from planner.ui.underlay.layer import UnderlayLayer
@@ -62,6 +63,7 @@ EXTENSIONS: list[str] = [
     "planner.ui.cables.list_attach",
     "planner.ui.review.comments_attach",
     "planner.ui.review.compare_attach",
+    "planner.ui.review.merge_attach",
     "planner.ui.jobs.netbox_attach",
 ]
 
@@ -118,6 +120,7 @@ class MainWindow(QMainWindow):
     comment_pins: Part[CommentPins] = Part()
     comment_tool: Part[CommentTool] = Part()
     compare: Part[CompareController] = Part()  # review.compare_attach
+    merge: Part[MergeController] = Part()  # review.merge_attach
     import_netbox_action: Part[QAction] = Part()  # jobs.netbox_attach
     netbox_push_action: Part[QAction] = Part()
     netbox_pull_action: Part[QAction] = Part()
