@@ -9,7 +9,9 @@ again, as the command line does.
 
 The edit is ``transition_command`` over the ids the merge touched (ours and theirs differ only
 there), then the design basis, title block and outline where they differ, the custom types
-theirs added or changed, and the NetBox ids theirs learnt.
+theirs added or changed, and the NetBox ids theirs learnt. A custom type the merge drops (theirs
+deleted it from the file by hand: no edit of the planner removes one) stays in the open plan,
+unused; everything else is exactly what ``planner merge`` writes.
 """
 
 from __future__ import annotations
