@@ -311,7 +311,7 @@ def _references_hold(doc: Document) -> bool:
     racks, units, devices = doc.racks.values(), doc.floor_units.values(), doc.devices
     if not ({rack.rotation for rack in racks} | {unit.rotation for unit in units} <= set(ROTATIONS)
             and {bus.side for bus in doc.busbars.values()} <= set(SIDES)
-            and all(_targets_hold(doc, reference) for reference in _HELD)
+            and all(_targets_hold(doc, reference) for reference in _HELD_BEFORE_PORTS)
             and {link.state for link in doc.links.values()} <= set(CABLE_STATES)
             and {link.tier for link in doc.links.values()} <= set(ALL_TIERS)
             and {device.role for device in devices.values()} <= set(ALL_ROLES)
@@ -377,6 +377,10 @@ _ROLE_CHOICES = "must be one of " + ", ".join(role or '""' for role in ALL_ROLES
 
 #: The references a file must hold true: owned and assigned ones (a comment may outlive its object).
 _HELD = tuple(r for r in all_references() if r.ref.hold != NOTE)
+#: Those ``_references_hold`` checks one by one: a cable's ends are checked by the port check
+#: after them (an end naming no device is a KeyError there), which saves two passes over the
+#: cables (about 40 ms at 192k cables).
+_HELD_BEFORE_PORTS = tuple(r for r in _HELD if (r.attr, r.field) not in (("links", "a_device"), ("links", "b_device")))
 
 
 def _targets_hold(doc: Document, reference: Reference) -> bool:
