@@ -145,3 +145,9 @@ def test_c6_zone_sums_kept_between_edits_follow_a_rack_across_zones_and_a_change
     engine.update(SetFields({device.id: {"type": heavier}}).apply(doc))  # west 4 + 8 = 12 kW again
     assert c6(engine.findings) == c6(validate(doc)) and [s for s, _ in c6(engine.findings)] == [(west,)]
     assert "12.0 kW residual air heat from 2 racks" in c6(engine.findings)[0][1] and east
+    from planner.commands.edits import delete_objects, place_rack
+    for command in (delete_objects(doc, [racks[2]]), place_rack(doc, doc.racks[racks[1]].type, 32.0, 5.0),
+                    SetFields({racks[0]: {"x": 4.0}}), SetFields({east: {"air_capacity_kw": 1.0}})):
+        engine.update(command.apply(doc))  # a rack gone, one added and one back west; then a zone edit
+        assert c6(engine.findings) == c6(validate(doc))
+    assert [s for s, _ in c6(engine.findings)] == [(west,)]
