@@ -312,17 +312,17 @@ def _references_hold(doc: Document) -> bool:
     if not ({rack.rotation for rack in racks} | {unit.rotation for unit in units} <= set(ROTATIONS)
             and {bus.side for bus in doc.busbars.values()} <= set(SIDES)
             and all(_targets_hold(doc, reference) for reference in _HELD_BEFORE_PORTS)
-            and {link.state for link in doc.links.values()} <= set(CABLE_STATES)
-            and {link.tier for link in doc.links.values()} <= set(ALL_TIERS)
             and {device.role for device in devices.values()} <= set(ALL_ROLES)
             and {note.status for note in doc.comments.values()} <= set(COMMENT_STATUSES)
             and {under.kind for under in doc.underlays.values()} <= set(UNDERLAY_KINDS)):
         return False
     ports_of_type = {key: frozenset(items[key].all_port_names()) for key in {d.type for d in devices.values()}}
     ports_of = {device_id: ports_of_type[device.type] for device_id, device in devices.items()}
-    try:  # an end naming no device is a KeyError
+    states, tiers = frozenset(CABLE_STATES), frozenset(ALL_TIERS)
+    try:  # an end naming no device is a KeyError; a cable's state and tier checked in the same pass
         for link in doc.links.values():
-            if link.a_port not in ports_of[link.a_device] or link.b_port not in ports_of[link.b_device]:
+            if (link.a_port not in ports_of[link.a_device] or link.b_port not in ports_of[link.b_device]
+                    or link.state not in states or link.tier not in tiers):
                 return False
     except KeyError:
         return False

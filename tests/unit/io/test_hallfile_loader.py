@@ -15,7 +15,7 @@ import json
 import pytest
 
 from planner.io import HallFileError, dumps, hallfile, loads
-from planner.model.document import Document
+from planner.model.document import Document, highest_id_number, id_numbers
 
 
 @pytest.fixture
@@ -198,6 +198,23 @@ def test_from_collections_refuses_bad_ids(example_doc):
         Document.from_collections({"racks": racks[:1], "zones": racks[1:2]})
     with pytest.raises(KeyError, match="no collection"):
         Document.from_collections({"pumps": []})
+
+
+@pytest.mark.parametrize(("ids", "highest"), [
+    ([], 0),
+    (["link-9", "link-10", "link-2"], 10),  # the longest id, not the last or the greatest text
+    (["link-0"], 0),
+    (["link-99", "link-007"], 99),  # a leading zero: counted as a number
+    (["link-7", "link-0100"], 100),
+    (["link-1", "rack-2"], None),
+    (["link-1", "link-"], None),
+    (["link-1\x00link-2"], None),  # one id holding a NUL is not two ids
+    (["link-٣"], None),  # digits of another script
+])
+def test_highest_id_number(ids, highest):
+    assert highest_id_number("link", ids) == highest
+    numbers = id_numbers("link", ids)
+    assert (None if numbers is None else max(numbers, default=0)) == highest
 
 
 def test_text_the_fast_decoder_cannot_take_goes_the_checked_way(example_data):
