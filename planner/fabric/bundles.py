@@ -195,15 +195,20 @@ class CableBundles:
 
 
 def _net(flows: list[Flow]) -> list[Flow]:
-    """Flows with what cancels out removed (a cable taken off and laid again on the same route)."""
+    """Flows with what cancels out removed (a cable taken off and laid again on the same route).
+    The counts of ``flows`` are ``update``'s own: a route's first is kept, not copied (a moved
+    network rack's 700 flows run on routes of their own)."""
     by_route: dict[Route, Counter[Attrs]] = {}
     for route, counts in flows:
-        total = by_route.setdefault(route, Counter())
-        for attrs, n in counts.items():
-            total[attrs] += n
+        total = by_route.get(route)
+        if total is None:
+            by_route[route] = counts
+        else:
+            by_route[route] = total = Counter(total)
+            total.update(counts)
     result = []
     for route, counts in by_route.items():
-        kept = Counter({a: n for a, n in counts.items() if n})
+        kept = counts if all(counts.values()) else Counter({a: n for a, n in counts.items() if n})
         if kept:
             result.append((route, kept))
     return result

@@ -164,21 +164,28 @@ class TrayLoads:
 
     def _load(self, legs: Legs, area: int, cables: int) -> None:
         """Add ``cables`` cables of total cross-section ``area`` along the legs (negative: take them off)."""
+        all_rows = self._rows
         for tray, lo, hi, row in legs:
             self._mark(tray, lo, area, cables, cables)
             self._mark(tray, hi, -area, -cables, cables)
-            rows = self._rows.setdefault(tray, Counter())
+            rows = all_rows.get(tray)  # (get, not setdefault: no Counter made for every leg laid)
+            if rows is None:
+                rows = all_rows[tray] = Counter()
             rows[row] += cables
             if not rows[row]:
                 del rows[row]
             if not rows:
-                del self._rows[tray]
+                del all_rows[tray]
                 del self._marks[tray]
 
     def _mark(self, tray: Tray, at_mm: int, area: int, count: int, ends: int) -> None:
         """Cable area and count stepping up or down at a position; ``ends`` counts the legs ending there."""
-        marks = self._marks.setdefault(tray, {})
-        mark = marks.setdefault(at_mm, [0, 0, 0])
+        marks = self._marks.get(tray)
+        if marks is None:
+            marks = self._marks[tray] = {}
+        mark = marks.get(at_mm)
+        if mark is None:
+            mark = marks[at_mm] = [0, 0, 0]
         mark[0] += area
         mark[1] += count
         mark[2] += ends
