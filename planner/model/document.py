@@ -1,10 +1,11 @@
 """The document: the single source of truth for one plan.
 
 Holds every object by id in one collection per kind, the design basis, the catalogue and the
-title-block facts, and keeps two indices (devices per rack, links per device) that the
-editor, rules and fabric need on hot paths. All mutation goes through ``add``, ``remove`` and
-``set_fields`` so the indices stay right; commands are built on these three. A loaded plan is
-built whole by ``from_collections``, its indices made once. ``add`` and ``set_fields`` are the
+title-block facts, and keeps the indices (devices per rack, cables per network and per device)
+that the editor, rules and fabric need on hot paths. All mutation goes through ``add``, ``remove``
+and ``set_fields`` so the indices stay right; commands are built on these three. A loaded plan is
+built whole by ``from_collections``, its indices made once (the cables per device when first
+asked for: opening and checking a plan need none). ``add`` and ``set_fields`` are the
 model's boundary: a whole number given where the model says float is stored as a float, so the
 plan saves the same bytes whether it was built in code or loaded (``outline`` is a property
 that does the same for the hall outline).
@@ -130,7 +131,8 @@ class Document:
         self.comments: dict[str, Comment] = {}
         self.underlays: dict[str, Underlay] = {}
         self._devices_by_rack: dict[str, set[str]] = {}
-        self._links_by_device: dict[str, set[str]] = {}
+        #: Cables per device; None until first asked for (``links_by_device``).
+        self._links_by_device: dict[str, set[str]] | None = {}
         self._links_by_network: dict[str, dict[str, Link]] = {network: {} for network in NETWORKS}
         self._next_number: dict[str, int] = {}
 
@@ -161,30 +163,42 @@ class Document:
                 doc._next_number[prefixes[attr]] = highest + 1
             setattr(doc, attr, collection)
         # Plain loops (attribute reads in bytecode beat operator.attrgetter), with a set made
-        # up front for every rack and device: one dict lookup per member, not two.
+        # up front for every rack: one dict lookup per member, not two.
         by_rack: dict[str, set[str]] = {rack_id: set() for rack_id in doc.racks}
         for device in doc.devices.values():
             try:
                 by_rack[device.rack].add(device.id)
             except KeyError:
                 by_rack[device.rack] = {device.id}
-        by_device: dict[str, set[str]] = {device_id: set() for device_id in doc.devices}
         by_network = doc._links_by_network
         network_of_tier = NETWORK_OF_TIER.get
         for link in doc.links.values():
             by_network[network_of_tier(link.tier, COMPUTE)][link.id] = link
-            try:
-                by_device[link.a_device].add(link.id)
-            except KeyError:
-                by_device[link.a_device] = {link.id}
-            try:
-                by_device[link.b_device].add(link.id)
-            except KeyError:
-                by_device[link.b_device] = {link.id}
-        # As add() leaves them: an entry only where there is a member.
+        # As add() leaves it: an entry only where there is a member.
         doc._devices_by_rack = {key: members for key, members in by_rack.items() if members}
-        doc._links_by_device = {key: members for key, members in by_device.items() if members}
+        # The cables per device are made when first asked for: a full validation, the plan
+        # drawn and saving need none, and at 192k cables they are 60 ms of a load.
+        doc._links_by_device = None
         return doc
+
+    def links_by_device(self) -> dict[str, set[str]]:
+        """Device id → ids of its cables (an entry only where there is one): made on first use,
+        then kept by every edit. A caller with a moment to spare may ask ahead
+        (``Context.prepare_edits``)."""
+        index = self._links_by_device
+        if index is None:
+            index = {device_id: set() for device_id in self.devices}
+            for link in self.links.values():
+                try:
+                    index[link.a_device].add(link.id)
+                except KeyError:
+                    index[link.a_device] = {link.id}
+                try:
+                    index[link.b_device].add(link.id)
+                except KeyError:
+                    index[link.b_device] = {link.id}
+            index = self._links_by_device = {key: members for key, members in index.items() if members}
+        return index
 
     @property
     def outline(self) -> list[Point]:
@@ -232,7 +246,7 @@ class Document:
         return [devices[i] for i in sorted(range(len(devices)), key=lambda i: (devices[i].u, numbers[i]))]
 
     def links_of(self, device_id: str) -> list[Link]:
-        return [self.links[link_id] for link_id in sorted(self._links_by_device.get(device_id, ()), key=natural_key)]
+        return [self.links[link_id] for link_id in sorted(self.links_by_device().get(device_id, ()), key=natural_key)]
 
     def links_in(self, network: str) -> Mapping[str, Link]:
         """The cables of one network (``planner.model.networks``), id → cable, in the order they
@@ -241,7 +255,7 @@ class Document:
         return self._links_by_network[network]
 
     def link_ids_of(self, device_id: str) -> set[str]:
-        return set(self._links_by_device.get(device_id, ()))
+        return set(self.links_by_device().get(device_id, ()))
 
     def hostname(self, device: Device) -> str:
         """The device's hostname: its own, or ``<rack name>-<device name>`` (``R01-N1``)."""
@@ -336,8 +350,9 @@ class Document:
         if isinstance(obj, Device):
             self._devices_by_rack.setdefault(obj.rack, set()).add(obj.id)
         elif isinstance(obj, Link):
-            self._links_by_device.setdefault(obj.a_device, set()).add(obj.id)
-            self._links_by_device.setdefault(obj.b_device, set()).add(obj.id)
+            if self._links_by_device is not None:
+                self._links_by_device.setdefault(obj.a_device, set()).add(obj.id)
+                self._links_by_device.setdefault(obj.b_device, set()).add(obj.id)
             self._links_by_network[network_of(obj)][obj.id] = obj
 
     def remove(self, obj_id: str) -> Any:
@@ -345,8 +360,9 @@ class Document:
         if isinstance(obj, Device):
             self._devices_by_rack.get(obj.rack, set()).discard(obj_id)
         elif isinstance(obj, Link):
-            self._links_by_device.get(obj.a_device, set()).discard(obj_id)
-            self._links_by_device.get(obj.b_device, set()).discard(obj_id)
+            if self._links_by_device is not None:
+                self._links_by_device.get(obj.a_device, set()).discard(obj_id)
+                self._links_by_device.get(obj.b_device, set()).discard(obj_id)
             self._links_by_network[network_of(obj)].pop(obj_id, None)
         return obj
 
@@ -363,17 +379,19 @@ class Document:
         if isinstance(obj, Device) and "rack" in values:
             self._devices_by_rack.get(obj.rack, set()).discard(obj_id)
             self._devices_by_rack.setdefault(values["rack"], set()).add(obj_id)
+        by_device = self._links_by_device if isinstance(obj, Link) else None
         if isinstance(obj, Link):
             for end in _LINK_ENDS:
-                if end in values:
-                    self._links_by_device.get(getattr(obj, end), set()).discard(obj_id)
+                if end in values and by_device is not None:
+                    by_device.get(getattr(obj, end), set()).discard(obj_id)
             if "tier" in values:
                 self._links_by_network[network_of(obj)].pop(obj_id, None)
         for name, value in values.items():
             setattr(obj, name, value)
         if isinstance(obj, Link):
-            self._links_by_device.setdefault(obj.a_device, set()).add(obj_id)
-            self._links_by_device.setdefault(obj.b_device, set()).add(obj_id)
+            if by_device is not None:
+                by_device.setdefault(obj.a_device, set()).add(obj_id)
+                by_device.setdefault(obj.b_device, set()).add(obj_id)
             if "tier" in values:
                 self._links_by_network[network_of(obj)][obj_id] = obj
         return old
@@ -389,7 +407,7 @@ class Document:
                 result.extend(self.dependents(device.id))
             return result
         if prefix == "dev":
-            return sorted(self._links_by_device.get(obj_id, ()), key=natural_key)
+            return sorted(self.links_by_device().get(obj_id, ()), key=natural_key)
         return []
 
     def references_to(self, obj_id: str) -> list[tuple[str, str]]:

@@ -16,6 +16,7 @@ import pytest
 
 from planner.io import HallFileError, dumps, hallfile, loads
 from planner.model.document import Document, highest_id_number, id_numbers
+from planner.model.objects import Link
 
 
 @pytest.fixture
@@ -185,9 +186,27 @@ def test_from_collections_builds_what_add_builds(example_doc):
     for attr in collections:
         assert getattr(bulk, attr) == getattr(one_by_one, attr)
     assert bulk._devices_by_rack == one_by_one._devices_by_rack
-    assert bulk._links_by_device == one_by_one._links_by_device
+    assert bulk._links_by_network == one_by_one._links_by_network
+    assert bulk._links_by_device is None  # made when first asked for
+    assert bulk.links_by_device() == one_by_one.links_by_device()
     assert bulk._next_number == one_by_one._next_number
     assert bulk.new_id("link") == one_by_one.new_id("link")
+
+
+def test_cables_per_device_made_late_follow_the_edits_made_before(example_doc):
+    collections = {attr: list(getattr(example_doc, attr).values()) for attr in ("racks", "devices", "links")}
+    bulk = Document.from_collections(copy.deepcopy(collections), example_doc.catalog)
+    one_by_one = Document.from_collections(copy.deepcopy(collections), example_doc.catalog)
+    one_by_one.links_by_device()  # made before the edits, kept by each
+    for doc in (bulk, one_by_one):
+        first, second = list(doc.links)[:2]
+        node = doc.links[first].a_device
+        doc.remove(second)
+        doc.set_fields(first, {"b_device": node})
+        doc.add(Link(doc.new_id("link"), node, "x1", doc.links[first].b_device, "x2"))
+    assert bulk._links_by_device is None
+    assert bulk.links_by_device() == one_by_one.links_by_device()
+    assert bulk.link_ids_of(node) == one_by_one.link_ids_of(node) != set()
 
 
 def test_from_collections_refuses_bad_ids(example_doc):
