@@ -85,7 +85,7 @@ def highest_id_number(prefix: str, ids: Iterable[str]) -> int | None:
     """The greatest number of ids that are all ``<prefix>-<ASCII digits>`` (0 for none), else None.
 
     Found without turning every id into a number: the longest ids are compared as text, when
-    none has a leading zero (the ids ``new_id`` makes): 192k cable ids in about 12 ms, not 40.
+    none has a leading zero (the ids ``new_id`` makes): a third less time than ``id_numbers``.
     """
     ids = list(ids)
     if not ids:
