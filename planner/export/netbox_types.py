@@ -17,6 +17,8 @@ port of every network under the name ``CatalogItem.ports()`` gives (the names ``
   with the load spread over all PSUs, so NetBox sums them to the device's figures. A custom type
   without a PSU count gets enough C20 inlets (16 A, IEC 60320-1) at the basis's phase voltage to
   carry its peak on one side, doubled for 2N or one spare for N+1.
+- console-ports: the catalogue's serial console port (``console``, of its connector's type: ``rj-45``
+  …, ``netbox_names.CONSOLE_TYPES``), where the type has one.
 - a floor-standing unit of no PSU count (a row CDU, a power cabinet) is hard-wired: one power port
   ``Input`` of type ``hardwired`` carrying its whole draw (none when it draws nothing).
 - a rack PDU: its inlet as the power port ``Input`` (the catalogue's ``pdu_inlet`` read as a
@@ -43,6 +45,7 @@ import re
 from planner.export.netbox_modules import module_bays
 from planner.export.sheet_text import sheet_text
 from planner.io.netbox_names import (
+    CONSOLE_TYPES,
     DEFAULT_MANUFACTURER,
     FEED_LEGS,
     INLET_TYPES,
@@ -59,7 +62,7 @@ from planner.model.catalog import FLOOR_KINDS, RACK_PDU, CatalogItem
 from planner.model.cords import psu_inlet
 from planner.model.document import Document
 from planner.model.networks import DATA_NETWORKS
-from planner.model.ports import OOB, group_names, psu_names
+from planner.model.ports import CONSOLE_PORT, OOB, group_names, psu_names
 
 #: IEC 60320-1: C19/C20 couplers are rated 16 A.
 C20_AMPS = 16.0
@@ -156,6 +159,8 @@ def device_type(doc: Document, item: CatalogItem, model: str) -> dict:
             interfaces.append(interface)
     if interfaces:
         data["interfaces"] = interfaces
+    if item.console_port:
+        data["console-ports"] = [{"name": CONSOLE_PORT, "type": CONSOLE_TYPES[item.console_port]}]
     ports = _power_ports(doc, item)
     if ports:
         data["power-ports"] = ports

@@ -10,7 +10,8 @@ comes from the NetBox role of the devices of that type (``netbox_names.kind_from
 type's ports take the planner's names (``P1`` … for a GPU node, ``1`` … or ``1/1`` … for others;
 its management-only interfaces an out-of-band group, ``BMC`` or ``mgmt0``; its power ports PSUs
 ``PSU1`` …, with their inlet when it is C14 or C20) and the YAML's components map onto them in
-order, so cables and power cords land on the same ports. A custom PDU gets no outlets (the
+order, so cables and power cords land on the same ports; its console port takes the connector of
+the first console port of a type the planner knows (RJ45, USB Mini-B, USB-C, DE-9). A custom PDU gets no outlets (the
 plan's outlet groups need a breaker and phase per group, which the YAML does not say).
 
 A rack maps to the catalogue rack named in its description, else to one of its U height and
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from planner.io.netbox_names import (
+    CONSOLE_TYPES,
     DEFAULT_MANUFACTURER,
     INLET_TYPES,
     interface_speed,
@@ -52,6 +54,8 @@ WEIGHT_UNITS_KG = {"kg": 1.0, "g": 0.001, "lb": 0.45359237, "oz": 0.028349523125
 DIMENSION_UNITS_MM = {"mm": 1.0, "in": 25.4}
 #: A PSU's inlet by its NetBox power port type (C14, C20).
 _INLETS = {slug: inlet for inlet, slug in INLET_TYPES.items()}
+#: A console port's connector by its NetBox type (RJ45, USB Mini-B …).
+_CONSOLES = {slug: connector for connector, slug in CONSOLE_TYPES.items()}
 _TWIN = re.compile(r"^(\d+)/(\d+)$")
 #: A custom type's source note keeps this much of the YAML's comments (the format allows 10,000).
 SOURCE_MAX = 2_000
@@ -90,6 +94,8 @@ class NetBoxType:
     #: Its power ports (PSUs, a PDU's inlet) and power outlets in order, each (name, NetBox type).
     power_ports: list[tuple[str, str]] = field(default_factory=list)
     outlets: list[tuple[str, str]] = field(default_factory=list)
+    #: Its console ports in order, each (name, NetBox type).
+    console_ports: list[tuple[str, str]] = field(default_factory=list)
     key: str = ""
     ports: dict[str, str] = field(default_factory=dict)
 
@@ -181,11 +187,11 @@ def parse_device_type(data: object) -> NetBoxType:
                       slug=_text(data, "slug", required=False), u_height=_number(data, "u_height"),
                       weight_kg=_number(data, "weight") * WEIGHT_UNITS_KG[unit], interfaces=interfaces,
                       steady_w=steady, peak_w=peak, source=_text(data, "comments", required=False),
-                      power_ports=power_ports, outlets=outlets)
+                      power_ports=power_ports, outlets=outlets, console_ports=_components(data, "console-ports"))
 
 
 def _components(data: dict, key: str) -> list[tuple[str, str]]:
-    """(name, type) of each entry of a component list (power ports, outlets): each needs a name."""
+    """(name, type) of each entry of a component list (power ports, outlets, console ports): each needs a name."""
     found = []
     for index, entry in enumerate(data.get(key) or []):
         if not isinstance(entry.get("name"), str) or not entry["name"].strip():
@@ -263,7 +269,8 @@ def custom_type(catalog: Catalog, netbox_type: NetBoxType, roles: Counter[str]) 
         gpus=len(interfaces) if kind == NODE else 0, port_cages=cages, ports_per_cage=per_cage,
         port_speed_gbps=speeds.most_common(1)[0][0] if speeds else 0.0,
         manufacturer="" if netbox_type.manufacturer == DEFAULT_MANUFACTURER else netbox_type.manufacturer[:200],
-        psu_count=len(psus) or None, psu_inlet=inlets.pop() if len(inlets) == 1 else "")
+        psu_count=len(psus) or None, psu_inlet=inlets.pop() if len(inlets) == 1 else "",
+        console_port=next((_CONSOLES[t] for _name, t in netbox_type.console_ports if t in _CONSOLES), ""))
     if mgmt:  # its own management ports: an out-of-band group of the kind's name (BMC, mgmt0)
         group_stem, first = default_stem(kind, OOB)
         item.port_groups = [port_group(OOB, "RJ45", mgmt, 1.0, group_stem, first if mgmt == 1 else first or 1)]

@@ -145,6 +145,8 @@ _CAGE_TYPES = {
 }
 #: Power port type by PSU inlet, power outlet type by PDU outlet (IEC 60320).
 INLET_TYPES = {"C14": "iec-60320-c14", "C20": "iec-60320-c20"}
+#: A console port's connector (``planner.model.ports.CONSOLE_CONNECTORS``) → ConsolePortTypeChoices.
+CONSOLE_TYPES = {"RJ45": "rj-45", "USB Mini-B": "usb-mini-b", "USB-C": "usb-c", "DE-9": "de-9"}
 OUTLET_TYPES = {"C13": "iec-60320-c13", "C19": "iec-60320-c19"}
 #: A PDU outlet group's phase → the outlet's feed leg; a line-to-line group ("L1-L2") has none.
 FEED_LEGS = {"L1": "A", "L2": "B", "L3": "C"}

@@ -258,6 +258,7 @@ BOUNDS: dict[str, dict[str, Limit | tuple[Limit, ...]]] = {
         "outlet_groups": Items(0, 64, "outlet groups", "a rack PDU's outlets by breaker: 3–12 groups (one or more "
                                                        "per phase)"),
         "pdu_inlet": NAME,
+        "console_port": WORD,
     },
     "PortGroup": {
         "network": WORD, "connector": WORD,

@@ -175,6 +175,10 @@ class CatalogItem:
     #: Rack PDUs: the input, as its datasheet says it ("IEC 60309 3P+N+E 63 A 6h", "hardwired");
     #: "" = not given.
     pdu_inlet: str = ""
+    #: Devices: the connector of its serial console port (``planner.model.ports.CONSOLE_CONNECTORS``,
+    #: the port named ``console``); "" = none, or not given. Not a network port: a console server
+    #: or a laptop reaches it, and NetBox holds it as a console port.
+    console_port: str = ""
     custom: bool = False
 
     @property

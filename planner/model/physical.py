@@ -41,6 +41,7 @@ from planner.model.catalog import (
 )
 from planner.model.ports import (
     CONNECTORS,
+    CONSOLE_CONNECTORS,
     POWER,
     groups_problem,
     outlets_problem,
@@ -143,6 +144,10 @@ def ports_problem(item: Any) -> tuple[str, str] | None:
                            f"({', '.join(MANAGEMENT_SWITCH_NETWORKS)}; '' = a fabric switch)")
     if item.port_connector and item.port_connector not in CONNECTORS:
         return "port_connector", f"{item.port_connector!r} is not one of {', '.join(CONNECTORS)}"
+    if item.console_port and item.console_port not in CONSOLE_CONNECTORS:
+        return "console_port", f"{item.console_port!r} is not one of {', '.join(CONSOLE_CONNECTORS)}"
+    if item.console_port and kind in (RACK, BUSBAR):
+        return "console_port", f"a {kind} has no console port (its devices and PDUs may have one)"
     found = outlets_problem(item)
     if found:
         return found

@@ -34,6 +34,12 @@ NETWORKS = (COMPUTE, STORAGE_NET, INBAND, OOB, POWER, COOLANT)
 #: Data connectors a port group may have (the cage or jack on the device).
 CONNECTORS = ("OSFP", "QSFP-DD", "QSFP112", "QSFP56", "QSFP28", "QSFP+", "SFP56", "SFP28", "SFP+", "RJ45")
 
+#: A device's serial console port, by connector (``CatalogItem.console_port``): RJ45 (RS-232 on an
+#: RJ45 jack, the switches' usual), USB Mini-B or USB-C (a USB serial bridge), DE-9 (RS-232).
+CONSOLE_CONNECTORS = ("RJ45", "USB Mini-B", "USB-C", "DE-9")
+#: The console port's name on the device (NetBox's console port, the cabling plan's end).
+CONSOLE_PORT = "console"
+
 #: PSU inlets (IEC 60320 appliance inlets, male) → the cord connector and PDU outlet that mate
 #: with them: a C14 inlet takes a C13 cord end (10 A), a C20 inlet a C19 (16 A).
 PSU_INLETS = {"C14": "C13", "C20": "C19"}

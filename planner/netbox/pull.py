@@ -38,7 +38,8 @@ from planner.netbox.wanted import (
 #: The template list of a device type under its devicetype-library key, and the fields kept.
 _TEMPLATE_FIELDS = {"interfaces": ("name", "type", "mgmt_only"),
                     "power-ports": ("name", "type", "maximum_draw", "allocated_draw"),
-                    "power-outlets": ("name", "type", "power_port", "feed_leg")}
+                    "power-outlets": ("name", "type", "power_port", "feed_leg"),
+                    "console-ports": ("name", "type")}
 
 
 def _text(value: Any) -> str:

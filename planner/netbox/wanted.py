@@ -82,7 +82,8 @@ SHARED = (TAGS, MANUFACTURERS, ROLES, DEVICE_TYPES, MODULE_TYPES)
 OWN = (SITES, LOCATIONS, RACKS, DEVICES, PANELS, FEEDS)
 #: Device-type templates: endpoint → the device type's YAML list of that component.
 TEMPLATES = {"dcim/power-port-templates": "power-ports", "dcim/interface-templates": "interfaces",
-             "dcim/power-outlet-templates": "power-outlets", "dcim/module-bay-templates": "module-bays"}
+             "dcim/power-outlet-templates": "power-outlets", "dcim/module-bay-templates": "module-bays",
+             "dcim/console-port-templates": "console-ports"}
 #: The component endpoint of each cable end type.
 COMPONENTS = {INTERFACE_END: "dcim/interfaces", POWER_PORT_END: "dcim/power-ports",
               POWER_OUTLET_END: "dcim/power-outlets"}

@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from planner.commands import History
 from planner.io import dumps, loads
-from planner.model.catalog import NODE, RACK_PDU, ROW_CDU, SWITCH
+from planner.model.catalog import NODE, RACK, RACK_PDU, ROW_CDU, SWITCH
 from planner.ui.dialogs.custom_type import CustomTypeDialog
 
 
@@ -119,11 +119,19 @@ def test_a_custom_switch_gets_a_management_port_and_no_psus_when_not_given(examp
                         "power_peak_w": 1.7, "port_cages": 32, "ports_per_cage": 2, "port_speed_gbps": 400}.items():
         dlg.boxes[name].setValue(value)
     dlg.port_counts["oob"].setValue(1)
+    assert dlg.form.isRowVisible(dlg.console_port) and dlg.console_port.currentData() == ""
+    dlg.console_port.setCurrentIndex(dlg.console_port.findData("RJ45"))
     dlg.source.setPlainText("Vendor datasheet")
     dlg.accept()
     item = dlg.item()
     assert item.port_names("oob") == ["mgmt0"] and item.port_names()[:2] == ["1/1", "1/2"]
     assert (item.psu_count, item.psu_rating_w, item.psu_inlet, item.coolant_ports) == (None, None, "", None)
+    assert item.console_port == "RJ45"
+    History(example_doc).push(dlg.command())
+    reopened = loads(dumps(example_doc))
+    assert reopened.catalog[item.key].console_port == "RJ45"
+    dlg.set_kind(RACK)
+    assert not dlg.form.isRowVisible(dlg.console_port)
 
 
 def test_a_custom_rack_pdu_carries_its_inlet_and_outlet_groups_through_the_file(example_doc, qtbot, monkeypatch):

@@ -9,6 +9,8 @@ from typing import Any
 from . import shapes
 from .schema import (
     CABLES,
+    CONSOLE_PORT_TEMPLATES,
+    CONSOLE_PORTS,
     DEVICE_TYPES,
     DEVICES,
     FEEDS,
@@ -49,6 +51,8 @@ COUNTS = {
     "module_count": {MODULE_TYPES: (MODULES, "module_type")},
     "module_bay_template_count": {DEVICE_TYPES: (MODULE_BAY_TEMPLATES, "device_type")},
     "module_bay_count": {DEVICES: (MODULE_BAYS, "device")},
+    "console_port_template_count": {DEVICE_TYPES: (CONSOLE_PORT_TEMPLATES, "device_type")},
+    "console_port_count": {DEVICES: (CONSOLE_PORTS, "device")},
 }
 
 

@@ -25,11 +25,14 @@ MODULE_TYPES = "dcim/module-types"
 MODULE_BAY_TEMPLATES = "dcim/module-bay-templates"
 MODULE_BAYS = "dcim/module-bays"
 MODULES = "dcim/modules"
+CONSOLE_PORTS = "dcim/console-ports"
+CONSOLE_PORT_TEMPLATES = "dcim/console-port-templates"
 
 #: Component endpoint → the template endpoint it is made from, in NetBox's order of
 #: instantiation (Device.save: power ports before the outlets that name them, then interfaces).
-COMPONENT_TEMPLATES = {POWER_PORTS: POWER_PORT_TEMPLATES, POWER_OUTLETS: POWER_OUTLET_TEMPLATES,
-                       INTERFACES: INTERFACE_TEMPLATES, MODULE_BAYS: MODULE_BAY_TEMPLATES}
+COMPONENT_TEMPLATES = {CONSOLE_PORTS: CONSOLE_PORT_TEMPLATES, POWER_PORTS: POWER_PORT_TEMPLATES,
+                       POWER_OUTLETS: POWER_OUTLET_TEMPLATES, INTERFACES: INTERFACE_TEMPLATES,
+                       MODULE_BAYS: MODULE_BAY_TEMPLATES}
 #: The components a cable can end on (a module bay takes a module, not a cable).
 COMPONENTS = (POWER_PORTS, POWER_OUTLETS, INTERFACES)
 #: What a cable can end on.
@@ -52,6 +55,8 @@ REFS: dict[str, dict[str, str]] = {
     MODULE_TYPES: {"manufacturer": MANUFACTURERS},
     MODULE_BAY_TEMPLATES: {"device_type": DEVICE_TYPES},
     MODULE_BAYS: {"device": DEVICES},
+    CONSOLE_PORT_TEMPLATES: {"device_type": DEVICE_TYPES},
+    CONSOLE_PORTS: {"device": DEVICES},
     MODULES: {"device": DEVICES, "module_bay": MODULE_BAYS, "module_type": MODULE_TYPES},
 }
 #: References NetBox protects: deleting the referred object while one refers to it is a 409.
@@ -64,7 +69,8 @@ CASCADE = {(INTERFACES, "device"), (POWER_PORTS, "device"), (POWER_OUTLETS, "dev
            (INTERFACE_TEMPLATES, "device_type"), (POWER_PORT_TEMPLATES, "device_type"),
            (POWER_OUTLET_TEMPLATES, "device_type"), (LOCATIONS, "parent"), (RACKS, "location"),
            (PANELS, "location"), (MODULE_BAY_TEMPLATES, "device_type"), (MODULE_BAYS, "device"),
-           (MODULES, "device"), (MODULES, "module_bay")}
+           (MODULES, "device"), (MODULES, "module_bay"), (CONSOLE_PORT_TEMPLATES, "device_type"),
+           (CONSOLE_PORTS, "device")}
 
 REQUIRED: dict[str, tuple[str, ...]] = {
     TAGS: ("name", "slug"), MANUFACTURERS: ("name", "slug"), ROLES: ("name", "slug"),
@@ -77,6 +83,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     CABLES: (),
     MODULE_TYPES: ("manufacturer", "model"), MODULE_BAY_TEMPLATES: ("device_type", "name"),
     MODULE_BAYS: ("device", "name"), MODULES: ("device", "module_bay", "module_type"),
+    CONSOLE_PORT_TEMPLATES: ("device_type", "name"), CONSOLE_PORTS: ("device", "name"),
 }
 
 #: Uniqueness: endpoint → [(fields, field the error is under, message)]. The messages are
@@ -113,6 +120,9 @@ UNIQUE: dict[str, list[tuple[tuple[str, ...], str, str]]] = {
     MODULE_BAY_TEMPLATES: [(("device_type", "name"), "__all__",
                             "Module bay template with this Device type and Name already exists.")],
     MODULE_BAYS: [(("device", "name"), "__all__", "Module bay with this Device and Name already exists.")],
+    CONSOLE_PORT_TEMPLATES: [(("device_type", "name"), "__all__",
+                              "Console port template with this Device type and Name already exists.")],
+    CONSOLE_PORTS: [(("device", "name"), "__all__", "Console port with this Device and Name already exists.")],
 }
 
 #: The model defaults of fields a create leaves out (netbox/dcim/models/).
@@ -134,6 +144,7 @@ DEFAULTS: dict[str, dict[str, object]] = {
     MODULE_BAYS: {"enabled": True},
     MODULE_BAY_TEMPLATES: {"enabled": True},
     MODULES: {"status": "active"},
+    CONSOLE_PORTS: {"mark_connected": False},
 }
 
 #: Keys the server works out (never taken from a write).

@@ -37,6 +37,8 @@ ENDPOINTS = {
     "dcim/module-bay-templates": ("module-bay-templates", "module-bay-templates.post"),
     "dcim/module-bays": ("module-bays",),
     "dcim/modules": ("modules", "modules.post", "modules.patch"),
+    "dcim/console-port-templates": ("console-port-templates", "console-port-templates.post"),
+    "dcim/console-ports": ("console-ports",),
 }
 #: Endpoint → the recorded ``?brief=1`` answer.
 BRIEF = {"extras/tags": "tags.brief", "dcim/manufacturers": "manufacturers.brief",
@@ -60,6 +62,8 @@ BRIEF_FIELDS = {
     "dcim/module-bay-templates": ("id", "url", "display", "name", "enabled", "description"),
     "dcim/module-bays": ("id", "url", "display", "installed_module", "name", "enabled", "description", "_occupied"),
     "dcim/modules": ("id", "url", "display", "device", "module_bay", "module_type", "description"),
+    "dcim/console-port-templates": ("id", "url", "display", "name", "description"),
+    "dcim/console-ports": ("id", "url", "display", "device", "name", "description", "cable", "_occupied"),
 }
 #: Endpoint → the recorded OPTIONS answer with its choices; the template endpoints share their
 #: component's choices.
@@ -70,7 +74,8 @@ OPTIONS = {"dcim/sites": "sites", "dcim/locations": "locations", "dcim/racks": "
            "dcim/power-ports": "power-ports", "dcim/power-outlets": "power-outlets",
            "dcim/power-feeds": "power-feeds", "dcim/cables": "cables", "dcim/module-types": "module-types",
            "dcim/module-bay-templates": "module-bay-templates", "dcim/module-bays": "module-bays",
-           "dcim/modules": "modules"}
+           "dcim/modules": "modules", "dcim/console-port-templates": "console-port-templates",
+           "dcim/console-ports": "console-port-templates"}
 #: The object type of a cable end (``object_type``) → its endpoint.
 OBJECT_TYPES = {"dcim.interface": "dcim/interfaces", "dcim.powerport": "dcim/power-ports",
                 "dcim.poweroutlet": "dcim/power-outlets", "dcim.powerfeed": "dcim/power-feeds"}

@@ -30,6 +30,7 @@ from .schema import (
     FEEDS,
     LOCATIONS,
     MODULES,
+    POWER_PORTS,
     PROTECTED,
     RACKS,
     REFS,
@@ -243,7 +244,8 @@ class Store:
                 if template.get("power_port"):
                     component["power_port"] = ports.get(template["power_port"])
                 made = self._insert(endpoint, component)
-                ports[number] = made["id"]
+                if endpoint == POWER_PORTS:  # template ids of other endpoints may be the same numbers
+                    ports[number] = made["id"]
 
     def _terminate(self, cable: dict[str, Any], ends: dict[str, list[tuple[str, int]]]) -> None:
         """Put ``cable`` on ``ends`` (its a and b sides), taking it off its old ones."""

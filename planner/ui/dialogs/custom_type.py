@@ -51,6 +51,7 @@ from planner.model.catalog import (
 from planner.model.document import Document
 from planner.model.ports import (
     CONNECTORS,
+    CONSOLE_CONNECTORS,
     INBAND,
     OOB,
     OUTLET_TYPES,
@@ -88,6 +89,8 @@ NETWORK_ROWS = {
     INBAND: ("In-band ports", (NODE, STORAGE), "RJ45", 10.0),
     OOB: ("BMC / management ports", (NODE, SWITCH, STORAGE, RACK_PDU, RACK_CDU, ROW_CDU), "RJ45", 1.0),
 }
+#: The kinds the form offers a serial console port on: those with a management port.
+_CONSOLED = NETWORK_ROWS[OOB][1]
 PROTOCOL_LABELS = {INFINIBAND: "InfiniBand", ETHERNET: "Ethernet (RoCEv2)"}
 
 
@@ -197,7 +200,7 @@ class CustomTypeDialog(QDialog):
         self._show_fields()
 
     def _ports_rows(self) -> None:
-        """Rows for the ports beyond the rails: PSU inlet and redundancy, the QD size, and a count,
+        """Rows for the ports beyond the rails: PSU inlet and redundancy, the QD size, the console port, and a count,
         connector and speed per network (``planner.model.ports``)."""
         self.psu_inlet = QComboBox()
         self.psu_inlet.addItem("not given", "")
@@ -210,6 +213,11 @@ class CustomTypeDialog(QDialog):
         self.qd_size = bounded_line("CatalogItem", "qd_size")
         self.qd_size.setPlaceholderText("e.g. 1/2 in, 12.7 mm, UQD08 (empty: not given)")
         self.form.addRow("QD size", self.qd_size)
+        self.console_port = QComboBox()
+        self.console_port.addItem("none / not given", "")
+        for connector in CONSOLE_CONNECTORS:
+            self.console_port.addItem(connector, connector)
+        self.form.addRow("Console port", self.console_port)
         self.port_counts: dict[str, QSpinBox] = {}
         self.port_connectors: dict[str, QComboBox] = {}
         self.port_speeds: dict[str, QDoubleSpinBox] = {}
@@ -296,6 +304,7 @@ class CustomTypeDialog(QDialog):
         self.form.setRowVisible(self.psu_inlet, kind in _PSUS)
         self.form.setRowVisible(self.psu_redundancy, kind in _PSUS)
         self.form.setRowVisible(self.qd_size, kind in _COOLED)
+        self.form.setRowVisible(self.console_port, kind in _CONSOLED)
         self.form.setRowVisible(self.pdu_inlet, kind == RACK_PDU)
         self.form.setRowVisible(self.outlet_rows, kind == RACK_PDU)
         for network, (_label, kinds, _connector, _speed) in NETWORK_ROWS.items():
@@ -359,6 +368,8 @@ class CustomTypeDialog(QDialog):
         if kind in _PSUS:
             values["psu_inlet"] = self.psu_inlet.currentData()
             values["psu_redundancy"] = self.psu_redundancy.text().strip()
+        if kind in _CONSOLED:
+            values["console_port"] = self.console_port.currentData()
         if kind in _COOLED and values.get("coolant_ports"):
             values["qd_size"] = self.qd_size.text().strip()
         outlets = self._outlet_groups() if kind == RACK_PDU else []

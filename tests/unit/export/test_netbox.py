@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -21,10 +22,13 @@ from planner.export.registry import EXPORT_KINDS, export_to
 from planner.fabric import fabric_counts
 from planner.io import netbox_names
 from planner.io.atomic_folder import EXPORT_MARKER
+from planner.io.netbox_names import CONSOLE_TYPES
 from planner.layout.templates import build_template
 from planner.model.catalog import FLOOR_KINDS, IN_RACK_KINDS
 from planner.model.document import Document
 from planner.model.labels import cable_label
+
+DATA = Path(__file__).resolve().parents[2] / "data"
 
 #: NetBox bulk-import fields accepted by every release v4.4.0 … v4.6.8 (the ``Meta.fields`` of each
 #: form in netbox/dcim/forms/bulk_import.py, intersected over the tags), and each form's required
@@ -191,6 +195,17 @@ def test_interfaces_are_the_catalogue_ports_typed_by_the_fabric_kind(pod_set, po
     assert {i["type"] for i in data["interfaces"][:-1]} == {"infiniband-ndr"}
     assert data["interfaces"][-1] == {"name": "mgmt0", "type": "1000base-t", "mgmt_only": True}
     assert data["manufacturer"] == "NVIDIA" and data["slug"] == "nvidia-sw-64x400g-1u"
+
+
+def test_a_switch_s_serial_console_is_a_console_port_of_its_type_and_a_node_has_none(pod_set, pod):
+    types = device_types(pod_set)
+    # the QM97XX manual's "RS232 Console port (RJ45)": ConsolePortTypeChoices TYPE_RJ45 (NetBox 4.6.8)
+    for key in ("sw-64x400g-1u", "sw-48x1g-oob-1u", "sw-64x100g-2u-mgmt"):
+        assert types[pod.catalog[key].name]["console-ports"] == [{"name": "console", "type": "rj-45"}], key
+    assert "console-ports" not in types[pod.catalog["node-8gpu-liquid-4u"].name]
+    choices = json.loads((DATA / "netbox_api" / "options.console-port-templates.json").read_text())
+    recorded = {c["value"] for c in choices["response"]["actions"]["POST"]["type"]["choices"]}
+    assert set(CONSOLE_TYPES.values()) <= recorded  # every type the set writes is one NetBox 4.6.8 offers
 
 
 def test_every_network_s_ports_are_interfaces_typed_by_connector_and_speed(pod_set, pod):

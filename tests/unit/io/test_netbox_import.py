@@ -143,6 +143,7 @@ def test_a_type_the_catalogue_lacks_becomes_a_custom_type_with_its_ports_in_orde
     data.update(manufacturer="Acme", model="AX-64", slug="acme-ax-64")
     data["interfaces"] = [{**i, "name": renames[i["name"]]} for i in data["interfaces"]]
     data["power-ports"] = [{**p, "name": renames[p["name"]]} for p in data["power-ports"]]
+    data["console-ports"] = [{"name": "usb-console", "type": "usb-mini-b"}, {"name": "con0", "type": "rj-45"}]
     old.unlink()
     (pod_copy / "shared" / "device-types" / "acme-ax-64.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
     switches = set()
@@ -168,6 +169,7 @@ def test_a_type_the_catalogue_lacks_becomes_a_custom_type_with_its_ports_in_orde
     assert [(c.key, c.kind, c.port_count, c.port_speed_gbps, c.manufacturer, c.psu_count, c.psu_inlet)
             for c in custom] == [("custom-acme-ax-64", SWITCH, 64, 400.0, "Acme", 2, "C14")]
     assert custom[0].port_names("oob") == ["mgmt0"]  # its management-only interface, by the plan's name
+    assert custom[0].console_port == "USB Mini-B"  # its first console port's connector
     assert any("custom types: AX-64 (switch)" in note for note in result.notes)
     leaf = next(d for d in result.doc.devices.values() if d.role == "leaf")
     assert leaf.type == "custom-acme-ax-64" and leaf.rail

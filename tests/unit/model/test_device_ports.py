@@ -172,12 +172,12 @@ def test_a_custom_type_written_before_the_fields_loads_with_them_not_given(examp
     data = json.loads(dumps(example_doc))
     entry = {k: v for k, v in json.loads(json.dumps(vars(builtin_catalog()["sw-64x400g-1u"]))).items()
              if k not in ("custom", "port_groups", "psu_count", "psu_inlet", "psu_rating_w", "psu_redundancy",
-                          "coolant_ports", "qd_size", "port_connector")}
+                          "coolant_ports", "qd_size", "port_connector", "console_port")}
     entry.update(key="custom-old", name="Old switch")
     data["catalog"] = [entry]
     item = loads(json.dumps(data)).catalog["custom-old"]
-    assert (item.port_groups, item.psu_count, item.psu_rating_w, item.coolant_ports, item.qd_size) == \
-        ([], None, None, None, "")
+    assert (item.port_groups, item.psu_count, item.psu_rating_w, item.coolant_ports, item.qd_size,
+            item.console_port) == ([], None, None, None, "", "")
     assert item.port_names() == _old_port_names(item) and item.networks() == (COMPUTE,)
 
 
@@ -212,6 +212,7 @@ def _refusal(example_doc, item: CatalogItem) -> str:
     (lambda i: setattr(i, "liquid_fraction", 0.0), "$.catalog[0].coolant_ports: an air-cooled unit"),
     (lambda i: setattr(i, "qd_size", "large"), "$.catalog[0].qd_size: 'large' is not a size"),
     (lambda i: setattr(i, "port_connector", "RJ11"), "$.catalog[0].port_connector: 'RJ11' is not one of"),
+    (lambda i: setattr(i, "console_port", "RS232"), "$.catalog[0].console_port: 'RS232' is not one of RJ45, USB"),
 ])
 def test_impossible_ports_are_refused_with_the_field_path_at_load_and_in_the_editor(example_doc, change, message):
     item = _custom()
@@ -246,6 +247,9 @@ def test_ports_of_a_rack_and_coolant_on_a_pdu_are_refused():
     pdu.key, pdu.custom, pdu.coolant_ports = "custom-pdu", True, 1
     with pytest.raises(Refusal, match="^coolant ports: a rack pdu has no coolant connections"):
         AddCatalogItem(pdu)
+    rack.port_groups, rack.console_port = [], "RJ45"
+    with pytest.raises(Refusal, match="^console port: a rack has no console port"):
+        AddCatalogItem(rack)
 
 
 def test_a_control_character_in_a_port_group_is_found_on_the_fast_path(example_doc):

@@ -73,6 +73,20 @@ def test_every_rack_device_cable_panel_and_feed_of_the_plan_is_in_netbox(pushed,
         {r.row for r in doc.racks.values()})
 
 
+def test_every_switch_has_its_serial_console_port_from_its_type_s_template(pushed, fake):
+    doc, report = pushed
+    switches = {doc.hostname(d) for d in doc.devices.values() if doc.catalog[d.type].console_port}
+    assert switches and all(doc.catalog[d.type].kind == "switch" for d in doc.devices.values()
+                            if doc.hostname(d) in switches)
+    templates = fake.store.data["dcim/console-port-templates"].values()
+    typed = {fake.store.data["dcim/device-types"][t["device_type"]]["slug"] for t in templates}
+    assert typed == {f"nvidia-{d.type}" for d in doc.devices.values() if doc.catalog[d.type].console_port}
+    assert report.created["dcim/console-port-templates"] == len(typed)
+    devices = fake.store.data["dcim/devices"]
+    ports = {(devices[p["device"]]["name"], p["name"], p["type"]) for p in fake.store.data["dcim/console-ports"].values()}
+    assert ports == {(name, "console", "rj-45") for name in switches}
+
+
 def test_a_row_cdu_is_a_device_in_no_rack_in_its_row_s_location_with_its_hardwired_input(pushed, fake):
     doc, _report = pushed
     [unit] = doc.floor_units.values()
