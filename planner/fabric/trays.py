@@ -22,6 +22,7 @@ import math
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -91,8 +92,10 @@ def cable_area_mm2(diameter_mm: float) -> float:
     return math.pi * diameter_mm * diameter_mm / 4
 
 
+@lru_cache(maxsize=1 << 16)
 def _leg(kind: str, start: Point, end: Point) -> tuple[Tray, int, int] | None:
-    """The tray and span (mm) of one straight piece of a route; None when it has no length."""
+    """The tray and span (mm) of one straight piece of a route; None when it has no length.
+    Kept: a moved rack's new routes share their legs (its row's tray, the trunks)."""
     (x1, y1), (x2, y2) = start, end
     # A rack set off its row's line still cables along the row tray: the leg runs along its
     # longer extent, on the line of the end nearer the origin whichever way the cable is listed.
@@ -137,16 +140,30 @@ class TrayLoads:
 
     def apply(self, flows: list[Flow]) -> set[str]:
         """Lay (and take off) the cables of ``flows`` (the bundles hold the data networks' cables
-        alone: power cords and hoses stay in their rack); the ids of the trays whose load changed."""
-        changed: set[Tray] = set()
+        alone: power cords and hoses stay in their rack); the ids of the trays whose load changed.
+
+        The flows are summed leg by leg before a leg is laid: a moved rack's pairs share most of
+        their legs (a row tray from the rack to its row's end, the trunks), and a rerouted pair's
+        old and new routes share all but the legs at the moved end, so what is taken off and laid
+        again on the same leg cancels and only the legs that changed are marked."""
+        net: dict[tuple[Tray, int, int, str], list[int]] = {}
         for route, counts in flows:
             if not counts:
                 continue
             area = sum(self._areas.get(media, 0) * n for (media, _tier, _rail), n in counts.items())
             cables = sum(counts.values())
-            legs = self._legs_of(route, cables)
-            self._load(legs, area, cables)
-            changed.update(leg[0] for leg in legs)
+            for leg in self._legs_of(route, cables):
+                summed = net.get(leg)
+                if summed is None:
+                    net[leg] = [area, cables]
+                else:
+                    summed[0] += area
+                    summed[1] += cables
+        changed: set[Tray] = set()
+        for leg, (area, cables) in net.items():
+            if area or cables:
+                self._load((leg,), area, cables)
+                changed.add(leg[0])
         return {tray.id for tray in changed}
 
     def _legs_of(self, route: Route, cables: int) -> Legs:

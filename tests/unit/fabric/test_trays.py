@@ -20,6 +20,7 @@ from planner.commands.base import History, SetAttributes, SetFields
 from planner.fabric.bundles import CableBundles
 from planner.fabric.routing import Router
 from planner.fabric.trays import CROSS, ROW, Tray, TrayLoads, capacity_mm2, tray_legs
+from planner.layout.templates import build_template
 from planner.layout.tray_sizing import size_tray_levels
 from planner.model.document import Document
 from planner.model.objects import Device, Link, Rack
@@ -164,3 +165,30 @@ def test_template_stacks_tray_levels_for_its_cabling(hall):
     assert (hall.basis.row_tray_levels, hall.basis.cross_tray_levels) == (3, 1)
     assert "3 stacked trays" in hall.basis.source("row_tray_levels")
     assert _tray_findings(hall) == []
+
+
+def test_a_network_rack_moved_about_leaves_every_tray_as_a_fresh_build_lays_it():
+    """The flows of a move are summed leg by leg before they are laid (the pairs of a moved rack
+    share their legs, and a pair's old and new routes share all but the moved end's): what a
+    fresh build lays is what is left, stretch by stretch, on every tray."""
+    pod = build_template("pod", 16)
+    router = Router(pod)
+    bundles = CableBundles(pod, router)
+    loads = TrayLoads(pod, bundles)
+    network = next(r.id for r in pod.racks.values()
+                   if any(d.role == "spine" for d in pod.devices_in(r.id)))
+    history = History(pod)
+    before = {t: list(loads.spans(t)) for t in loads.trays()}
+    moves = 0
+    for dx, dy in ((0.0, 0.6), (1.2, 0.0), (0.0, -0.6), (-1.2, 0.0)):
+        history.push(edits.move_objects(pod, [network], dx, dy))
+        flows, _others = bundles.update([], router.refresh([network]))
+        changed = loads.apply(flows)
+        fresh = TrayLoads(pod)
+        after = {t: list(fresh.spans(t)) for t in fresh.trays()}
+        assert {t: list(loads.spans(t)) for t in loads.trays()} == after
+        moved = {t for t in before.keys() | after.keys() if before.get(t) != after.get(t)}
+        assert moved <= changed  # every tray whose load changed is reported
+        moves += bool(moved)
+        before = after
+    assert moves >= 2  # along the row, the moves shift the rack's legs (across it, the leg stays on its line)
