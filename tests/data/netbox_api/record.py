@@ -68,6 +68,17 @@ def write(server: Server, name: str, method: str, path: str, body):
     return status, answer
 
 
+def record_then_clean_up(record, clean_up) -> None:
+    """Run a recorder script's ``record`` against the server of ``sys.argv`` (URL, token file),
+    then its ``clean_up`` whatever happened."""
+    url, token_file = sys.argv[1:3]
+    server = Server(url, Path(token_file).read_text().strip())
+    try:
+        record(server)
+    finally:
+        clean_up(server)
+
+
 def main(url: str, token_file: str) -> None:
     server = Server(url, Path(token_file).read_text().strip())
     get(server, "status", "/api/status/")

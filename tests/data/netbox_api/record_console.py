@@ -11,23 +11,12 @@ ports and the OPTIONS choices, then deletes every object it made.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-from record import Server, get, record_options, write
+from record import Server, get, record_options, record_then_clean_up, write
 
 MAKER, MAKER_SLUG = "fake-rec console maker", "fake-rec-console-maker"
 ROLE, ROLE_SLUG = "fake-rec console role", "fake-rec-console-role"
 SITE, SLUG = "fake-rec console", "fake-rec-console"
 TYPE_SLUG = "fake-rec-console-host"
-
-
-def main(url: str, token_file: str) -> None:
-    server = Server(url, Path(token_file).read_text().strip())
-    try:
-        record(server)
-    finally:
-        clean_up(server)
 
 
 def record(server: Server) -> None:
@@ -59,4 +48,4 @@ def clean_up(server: Server) -> None:
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    record_then_clean_up(record, clean_up)

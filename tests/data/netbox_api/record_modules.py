@@ -11,23 +11,13 @@ second module in a full bay; then deletes every object it made.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from urllib.parse import quote
 
-from record import Server, get, record_options, write
+from record import Server, get, record_options, record_then_clean_up, write
 
 SITE, SLUG = "fake-rec modules", "fake-rec-modules"
 TYPE_SLUG = "fake-rec-module-host"
 MODEL = "fake-rec SR4 transceiver"
-
-
-def main(url: str, token_file: str) -> None:
-    server = Server(url, Path(token_file).read_text().strip())
-    try:
-        record(server)
-    finally:
-        clean_up(server)
 
 
 def record(server: Server) -> None:
@@ -79,4 +69,4 @@ def clean_up(server: Server) -> None:
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    record_then_clean_up(record, clean_up)
