@@ -11,8 +11,9 @@ type's ports take the planner's names (``P1`` … for a GPU node, ``1`` … or `
 its management-only interfaces an out-of-band group, ``BMC`` or ``mgmt0``; its power ports PSUs
 ``PSU1`` …, with their inlet when it is C14 or C20) and the YAML's components map onto them in
 order, so cables and power cords land on the same ports; its console port takes the connector of
-the first console port of a type the planner knows (RJ45, USB Mini-B, USB-C, DE-9). A custom PDU gets no outlets (the
-plan's outlet groups need a breaker and phase per group, which the YAML does not say).
+the first console port of a type the planner knows (RJ45, USB Mini-B, USB-C, DE-9). A custom PDU
+gets no outlets (the plan's outlet groups need a breaker and phase per group, which the YAML does
+not say).
 
 A rack maps to the catalogue rack named in its description, else to one of its U height and
 outer size; else it becomes a custom rack of that size.

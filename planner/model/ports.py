@@ -37,7 +37,7 @@ CONNECTORS = ("OSFP", "QSFP-DD", "QSFP112", "QSFP56", "QSFP28", "QSFP+", "SFP56"
 #: A device's serial console port, by connector (``CatalogItem.console_port``): RJ45 (RS-232 on an
 #: RJ45 jack, the switches' usual), USB Mini-B or USB-C (a USB serial bridge), DE-9 (RS-232).
 CONSOLE_CONNECTORS = ("RJ45", "USB Mini-B", "USB-C", "DE-9")
-#: The console port's name on the device (NetBox's console port, the cabling plan's end).
+#: The console port's name on the device (its NetBox console port's).
 CONSOLE_PORT = "console"
 
 #: PSU inlets (IEC 60320 appliance inlets, male) → the cord connector and PDU outlet that mate

@@ -200,8 +200,8 @@ class CustomTypeDialog(QDialog):
         self._show_fields()
 
     def _ports_rows(self) -> None:
-        """Rows for the ports beyond the rails: PSU inlet and redundancy, the QD size, the console port, and a count,
-        connector and speed per network (``planner.model.ports``)."""
+        """Rows for the ports beyond the rails: PSU inlet and redundancy, the QD size, the console
+        port, and a count, connector and speed per network (``planner.model.ports``)."""
         self.psu_inlet = QComboBox()
         self.psu_inlet.addItem("not given", "")
         for inlet, outlet in PSU_INLETS.items():
