@@ -66,6 +66,7 @@ from planner.export.netbox_cables import Keyed, cable_rows, feed_rows, rail_tags
 from planner.export.netbox_checks import Names
 from planner.export.netbox_modules import MODULE_STATUS, module_type, planned_modules
 from planner.export.netbox_readme import Deleted, readme
+from planner.export.netbox_twins import twin_records
 from planner.export.netbox_types import device_type, end_types
 from planner.export.options import ExportOptions
 from planner.export.sheet_text import sheet_text
@@ -201,7 +202,11 @@ def write_netbox(doc: Document, folder: Path, options: ExportOptions) -> None:
     every_name = {**device_names, **unit_names}
     files.write("modules.csv", MODULE_COLUMNS,
                 [(f"{m.device}/module {m.bay}", (every_name[m.device], m.bay, m.model, MODULE_STATUS)) for m in modules])
-    files.write("cables.csv", CABLE_COLUMNS, cables)
+    # a twin cable pushed over the API is one NetBox cable of two port-cables: no cables.csv row
+    # (one end a side) can update it, and a new row would take its ports (``netbox_twins``)
+    twins = twin_records(ids)
+    files.keys.update(key for key, _row in cables if key in twins)
+    files.write("cables.csv", CABLE_COLUMNS, [(key, row) for key, row in cables if key not in twins])
     options.report(0.8)
     files.write("power-panels.csv", POWER_PANEL_COLUMNS, panels)
     files.write("power-feeds.csv", POWER_FEED_COLUMNS, feeds)
@@ -213,7 +218,7 @@ def write_netbox(doc: Document, folder: Path, options: ExportOptions) -> None:
                if key not in files.keys]
     (folder / "README.txt").write_text(
         readme(doc, site, location, len(used) + len(chain.types), names.neutralised, files.written, deleted,
-               chain.unfed, len(kinds)), encoding="utf-8")
+               chain.unfed, len(kinds), sum(key in twins for key, _row in cables)), encoding="utf-8")
     options.report(1.0)
 
 

@@ -43,7 +43,7 @@ class Deleted:
 
 
 def readme(doc: Document, site: str, location: str, types: int, neutralised: set[str], files: list[str],
-           deleted: list[Deleted], unfed: list[str], module_types: int = 0) -> str:
+           deleted: list[Deleted], unfed: list[str], module_types: int = 0, twins: int = 0) -> str:
     out = io.StringIO()
     meta = doc.meta
     project, hall, revision = clean_text(meta.project), clean_text(meta.hall), clean_text(meta.revision)
@@ -138,6 +138,10 @@ its manufacturer's row, if that is new too). `planner netbox push` skips what ex
     if unfed:
         out.write(f"\n{len(unfed)} rack PDU(s) on a side with no power feed have no feed cable: "
                   + ", ".join(unfed[:5]) + (" …" if len(unfed) > 5 else "") + "\n")
+    if twins:
+        out.write(f"\n{twins} cable(s) are left out of cables.csv: `planner netbox push` put them in NetBox as twin-port\n"
+                  "copper cables (one NetBox cable of two port-cables each), which a CSV row cannot update.\n"
+                  "Push the plan again to change them.\n")
     if counts[COOLANT]:
         out.write(f"\n{counts[COOLANT]} coolant hose(s) are not in the set: NetBox has no model for a hose or a\n"
                   "manifold's quick-disconnects (the plan's cabling plan and commissioning list have them).\n")

@@ -11,8 +11,9 @@ fields NetBox holds taken from NetBox, and the rest kept:
 - device: rack, U, name and hostname, and its type where NetBox's maps to another catalogue type;
 - cable: its ends, label, stock length, media and installation state, each only where NetBox's
   says something else than PLAN's would have been written as (a length NetBox stores to 2
-  places, a state NetBox holds as planned or connected: a verified cable stays verified while
-  NetBox says connected); the routed length and the tier stay;
+  places, a twin cable's as the longer of its two port-cables, a state NetBox holds as planned
+  or connected: a verified cable stays verified while NetBox says connected); the routed length
+  and the tier stay;
 - busbar run (a power panel), floor unit (a row CDU, a power cabinet: a device in no rack): its
   name; its place and type stay.
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from planner.export.netbox_twins import cable_of, twin_records
 from planner.io.netbox_names import CABLE_TYPES, cable_status
 from planner.model.document import Document
 from planner.model.labels import cable_label
@@ -40,7 +42,9 @@ from planner.model.references import reference_names
 HELD = ("racks", "devices", "floor_units", "links", "busbars")
 
 
-def _cable_fields(theirs: Any, ours: Any, pulled: Document, base: Document) -> dict[str, Any]:
+def _cable_fields(theirs: Any, ours: Any, pulled: Document, base: Document, stock: dict[str, float]) -> dict[str, Any]:
+    """``stock``: the length NetBox holds for a port-cable of a twin cable (the longer of its
+    two: ``twin_stock``), where it is one."""
     values: dict[str, Any] = {}
     for name in ("a_device", "a_port", "b_device", "b_port"):
         if getattr(theirs, name) != getattr(ours, name):
@@ -50,7 +54,7 @@ def _cable_fields(theirs: Any, ours: Any, pulled: Document, base: Document) -> d
     label = cable_label(pulled, theirs)
     if label != cable_label(base, ours):
         values["label"] = label
-    if round(ours.stock_m, 2) != theirs.stock_m:
+    if round(stock.get(ours.id, ours.stock_m), 2) != theirs.stock_m:
         values["stock_m"] = theirs.stock_m
     if cable_status(ours.state) != cable_status(theirs.state):
         values["state"] = theirs.state
@@ -59,7 +63,19 @@ def _cable_fields(theirs: Any, ours: Any, pulled: Document, base: Document) -> d
     return values
 
 
-def _fields(attr: str, theirs: Any, ours: Any, doc: Document, base: Document) -> dict[str, Any]:
+def twin_stock(base: Document) -> dict[str, float]:
+    """Port-cable id → the stock length of its twin cable (its longest port-cable), for the
+    cables of ``base`` that NetBox holds as twin cables (``netbox_twins``)."""
+    twins = twin_records(base.netbox.ids)
+    longest: dict[int, float] = {}
+    for key in twins:
+        if key in base.links:
+            number = cable_of(base.netbox.ids[key])
+            longest[number] = max(longest.get(number, 0.0), base.links[key].stock_m)
+    return {key: longest[cable_of(base.netbox.ids[key])] for key in twins if key in base.links}
+
+
+def _fields(attr: str, theirs: Any, ours: Any, doc: Document, base: Document, stock: dict[str, float]) -> dict[str, Any]:
     """The fields of a matched object that NetBox's version changes (module docstring)."""
     if attr == "racks":
         return {name: getattr(theirs, name) for name in ("name", "feed_a", "feed_b") if getattr(theirs, name) != getattr(ours, name)}
@@ -70,7 +86,7 @@ def _fields(attr: str, theirs: Any, ours: Any, doc: Document, base: Document) ->
             values["type"] = theirs.type
         return values
     if attr == "links":
-        return _cable_fields(theirs, ours, doc, base)
+        return _cable_fields(theirs, ours, doc, base, stock)
     return {"name": theirs.name} if theirs.name != ours.name else {}
 
 
@@ -98,6 +114,7 @@ def onto(pulled: Document, base: Document) -> tuple[Document, list[str]]:
                 numbers[prefix] += 1
                 fresh[pid] = f"{prefix}-{numbers[prefix]}"
     ids = {**mapping, **fresh}
+    stock = twin_stock(base)
 
     def ours(value: Any) -> Any:
         return ids.get(value, value) if isinstance(value, str) else value
@@ -109,7 +126,8 @@ def onto(pulled: Document, base: Document) -> tuple[Document, list[str]]:
             moved = replace(obj, **{name: ours(getattr(obj, name)) for name in _id_fields(obj)})
             seen.add(moved.id)
             if moved.id in collections[attr]:
-                change = _fields(attr, obj if attr == "links" else moved, collections[attr][moved.id], pulled, base)
+                change = _fields(attr, obj if attr == "links" else moved, collections[attr][moved.id], pulled, base,
+                                 stock)
                 if attr == "links":
                     change = {name: ours(value) for name, value in change.items()}
                 if change:

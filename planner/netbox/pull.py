@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from planner.export.netbox_twins import LABEL_JOIN, TWIN_PROFILE, port_number
 from planner.io.netbox import NetBoxImport, NetBoxReadError, _Reader
 from planner.io.netbox_catalog import DeviceTypeError, match_catalogue, parse_device_type
 from planner.io.netbox_names import slugify
@@ -95,7 +96,7 @@ class _ApiReader(_Reader):
             "power-feeds.csv": [{"id": _text(o["id"]), "name": o["name"], "power_panel": _text(o.get("power_panel")),
                                  "rack": _text(o.get("rack")), "amperage": _text(o.get("amperage")),
                                  "type": _text(o.get("type"))} for o in client.get_all(FEEDS, site_id=site_id)],
-            "cables.csv": [row for o in client.get_all(CABLES, site_id=site_id) if (row := _cable_row(o))],
+            "cables.csv": [row for o in client.get_all(CABLES, site_id=site_id) for row in _cable_rows(o)],
         }
         return rows
 
@@ -138,27 +139,33 @@ class _ApiReader(_Reader):
             self.types[(netbox_type.manufacturer.casefold(), netbox_type.model.casefold())] = netbox_type
 
 
-def _cable_row(cable: dict[str, Any]) -> dict[str, str] | None:
-    """A cable as a cables.csv row; None for one the plan holds otherwise (a PDU inlet to its
-    power feed: the rack's feeds say that) or with more than one termination a side."""
-    ends = []
-    for side in ("a_terminations", "b_terminations"):
-        terms = cable.get(side) or []
-        if len(terms) != 1:
-            return None
-        ends.append(terms[0])
-    row = {"id": _text(cable["id"]), "type": cable.get("type") or "", "status": _text(cable.get("status")),
-           "label": cable.get("label") or "", "length": _text(cable.get("length")),
-           "length_unit": _text(cable.get("length_unit")), "description": cable.get("description") or "",
-           "tags": ",".join(t.get("slug", "") for t in cable.get("tags") or [])}
-    for side, term in zip("ab", ends, strict=True):
-        component = term.get("object") or {}
-        row[f"side_{side}_type"] = term.get("object_type", "")
-        row[f"side_{side}_device"] = _text(component.get("device"))
-        row[f"side_{side}_name"] = component.get("name", "")
-    if "dcim.powerfeed" in (row["side_a_type"], row["side_b_type"]):
-        return None
-    return row
+def _cable_rows(cable: dict[str, Any]) -> list[dict[str, str]]:
+    """A cable as cables.csv rows: one, or one per pair of a twin cable's ends (``netbox_twins``:
+    a profiled cable's ends pair by their place, each row's id its port-cable's record); none
+    for one the plan holds otherwise (a PDU inlet to its power feed: the rack's feeds say that)
+    or with several ends a side that no profile pairs."""
+    a_ends, b_ends = cable.get("a_terminations") or [], cable.get("b_terminations") or []
+    paired = _text(cable.get("profile")) == TWIN_PROFILE
+    if len(a_ends) != len(b_ends) or not a_ends or (len(a_ends) > 1 and not paired):
+        return []
+    labels = (cable.get("label") or "").split(LABEL_JOIN)
+    if len(labels) != len(a_ends):
+        labels = [cable.get("label") or ""] + [""] * (len(a_ends) - 1)
+    rows = []
+    for place, (a_end, b_end) in enumerate(zip(a_ends, b_ends, strict=True)):
+        row = {"id": _text(port_number(cable["id"], place)), "type": cable.get("type") or "",
+               "status": _text(cable.get("status")), "label": labels[place], "length": _text(cable.get("length")),
+               "length_unit": _text(cable.get("length_unit")), "description": cable.get("description") or "",
+               "tags": ",".join(t.get("slug", "") for t in cable.get("tags") or [])}
+        for side, term in zip("ab", (a_end, b_end), strict=True):
+            component = term.get("object") or {}
+            row[f"side_{side}_type"] = term.get("object_type", "")
+            row[f"side_{side}_device"] = _text(component.get("device"))
+            row[f"side_{side}_name"] = component.get("name", "")
+        if "dcim.powerfeed" in (row["side_a_type"], row["side_b_type"]):
+            return []
+        rows.append(row)
+    return rows
 
 
 def renumbered(result: NetBoxImport, ids_of: dict[str, str]) -> Document:

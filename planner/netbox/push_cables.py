@@ -7,14 +7,20 @@ place (PATCH of its terminations, so it keeps its NetBox id, history and journal
 a cable on a port another cable holds, so the order matters: cables the plan took out go first;
 then rewires whose new ports are free, pass by pass, as earlier ones free theirs; rewires that
 wait on each other in a circle (two cables swapping ports) are opened by parking one end on a
-free component for a moment, so that they too keep their ids; then the new cables. A site cable the plan does not know is left as it is, unless it holds a port a plan
-cable needs: then it is deleted, and the summary names how many.
+free component for a moment, so that they too keep their ids; then the new cables. A site cable
+the plan does not know is left as it is, unless it holds a port a plan cable needs: then it is
+deleted, and the summary names how many.
+
+A twin-port copper cable is one NetBox cable of two port-cables (``planner.export.netbox_twins``):
+its ends are compared in order, since the order pairs them. NetBox keeps the pairing of the ends
+a PATCH keeps, so a twin cable whose kept ends would pair otherwise is made again.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from planner.export.netbox_twins import cable_of, port_number
 from planner.netbox.compare import differing
 from planner.netbox.wanted import CABLES, COMPONENTS, DEVICES, FEEDS, POWER_FEED_END, End, Wanted
 
@@ -23,14 +29,44 @@ if TYPE_CHECKING:
 
 Term = tuple[str, int]
 Ends = tuple[tuple[Term, ...], tuple[Term, ...]]
-FIELDS = ("id", "label", "type", "status", "color", "length", "length_unit", "description", "tags",
+FIELDS = ("id", "label", "type", "status", "profile", "color", "length", "length_unit", "description", "tags",
           "a_terminations", "b_terminations")
 
 
 def _ends_of(cable: dict[str, Any]) -> Ends:
+    """A cable's ends as NetBox lists them (a profiled cable's by connector)."""
     def side(name: str) -> tuple[Term, ...]:
-        return tuple(sorted((t["object_type"], t["object_id"]) for t in cable.get(name) or ()))
+        return tuple((t["object_type"], t["object_id"]) for t in cable.get(name) or ())
     return side("a_terminations"), side("b_terminations")
+
+
+def _key(ends: Ends) -> Ends:
+    """Ends in an order of their own: two cables on the same ends have the same key."""
+    return tuple(sorted(ends[0])), tuple(sorted(ends[1]))
+
+
+def _same_ends(now: Ends, wanted: Ends, paired: bool) -> bool:
+    """Whether a cable on ``now`` is on ``wanted`` (either way round; in the same order where
+    the order pairs them)."""
+    if not paired:
+        return _key(now) in (_key(wanted), _key((wanted[1], wanted[0])))
+    return now in (wanted, (wanted[1], wanted[0]))
+
+
+def _keeps_pairs(now: Ends, wanted: Ends) -> bool:
+    """Whether a PATCH from ``now`` to ``wanted`` pairs a twin cable's ends as wanted: NetBox
+    keeps the connector of every end it keeps, so each must stay at its place."""
+    for side_now, side_wanted in zip(now, wanted, strict=True):
+        for place, term in enumerate(side_wanted):
+            if term in side_now and side_now.index(term) != place:
+                return False
+    return True
+
+
+def _record(sync: Sync, item: Wanted, number: int) -> None:
+    """Record a plan cable's NetBox cable id, each port-cable of a twin cable by its place."""
+    for place, link_id in enumerate(item.extra.get("links", (item.plan_key,))):
+        sync.new_ids[link_id] = port_number(number, place)
 
 
 def _terminations(ends: Ends) -> dict[str, list[dict[str, Any]]]:
@@ -60,7 +96,7 @@ class _Components:
             terms = [self.term(end) for end in side]
             if any(term is None for term in terms):
                 return None
-            sides.append(tuple(sorted(term for term in terms if term is not None)))
+            sides.append(tuple(term for term in terms if term is not None))
         return sides[0], sides[1]
 
     def term(self, end: End) -> Term | None:
@@ -82,8 +118,8 @@ def push_cables(sync: Sync, site_id: int) -> None:
     ends_there = {c["id"]: _ends_of(c) for c in there}
     on_ends: dict[Ends, int] = {}
     for number, held in ends_there.items():
-        on_ends.setdefault(held, number)
-        on_ends.setdefault((held[1], held[0]), number)
+        on_ends.setdefault(_key(held), number)
+        on_ends.setdefault(_key((held[1], held[0])), number)
     labels: dict[str, list[int]] = {}
     for cable in there:
         labels.setdefault(cable.get("label") or "", []).append(cable["id"])
@@ -91,11 +127,14 @@ def push_cables(sync: Sync, site_id: int) -> None:
     rewires: list[tuple[Wanted, int, Ends]] = []
     updates: list[dict[str, Any]] = []
     matched: dict[int, Wanted] = {}
+    repaired: list[tuple[Wanted, int, Ends]] = []
     for item in wanted:
         ends = components.ends(item.extra["a"], item.extra["b"])
+        paired = "profile" in item.fields
         found = sync.recorded.get(item.plan_key)
+        found = cable_of(found) if found is not None else None
         if found not in by_id or found in matched:
-            found = on_ends.get(ends) if ends is not None else None
+            found = on_ends.get(_key(ends)) if ends is not None else None
         if found is None or found in matched:
             same = [n for n in labels.get(item.fields["label"], []) if n not in matched]
             found = same[0] if len(same) == 1 else None
@@ -103,9 +142,13 @@ def push_cables(sync: Sync, site_id: int) -> None:
             creates.append((item, ends))
             continue
         matched[found] = item
-        sync.new_ids[item.plan_key] = found
+        _record(sync, item, found)
         change = differing(sync.resolve(item.fields), by_id[found])
-        if ends is not None and ends_there[found] not in (ends, (ends[1], ends[0])):
+        if ends is not None and paired and not _same_ends(ends_there[found], ends, True) \
+                and not _keeps_pairs(ends_there[found], ends):
+            repaired.append((item, found, ends))
+            report.updated[CABLES] += 1
+        elif ends is not None and not _same_ends(ends_there[found], ends, paired):
             rewires.append((item, found, ends))
             report.updated[CABLES] += 1
             if change:
@@ -133,19 +176,22 @@ def push_cables(sync: Sync, site_id: int) -> None:
                             f"that existed before without that port?), e.g. {unresolved[0].fields['label']}: left out")
     report.deleted[CABLES] += len(gone) + len(taken_over)
     report.created[CABLES] += len(creates) - (0 if report.dry_run else len(unresolved))
+    if repaired and not report.dry_run:
+        report.notes.append(f"{len(repaired):,} twin cable(s) whose ends pair otherwise now: made again (new NetBox ids)")
     if report.dry_run:
         return
-    if gone or taken_over:
-        client.delete(CABLES, [*gone, *taken_over])
-    remade = _rewire(sync, rewires, {n: e for n, e in ends_there.items() if n not in gone and n not in taken_over},
-                     components)
+    dropped = {*gone, *taken_over, *(number for _item, number, _ends in repaired)}
+    if dropped:
+        client.delete(CABLES, sorted(dropped))
+    remade = _rewire(sync, rewires, {n: e for n, e in ends_there.items() if n not in dropped}, components)
     if updates:
-        client.update(CABLES, updates)
+        client.update(CABLES, [u for u in updates if u["id"] not in dropped])
     fresh = [(item, ends) for item, ends in creates if ends is not None] + remade
+    fresh += [(item, ends) for item, _number, ends in repaired]
     if fresh:
         made = client.create(CABLES, [{**sync.resolve(item.fields), **_terminations(ends)} for item, ends in fresh])
         for (item, _ends), obj in zip(fresh, made, strict=True):
-            sync.new_ids[item.plan_key] = obj["id"]
+            _record(sync, item, obj["id"])
 
 
 def _rewire(sync: Sync, rewires: list[tuple[Wanted, int, Ends]], ends_now: dict[int, Ends],

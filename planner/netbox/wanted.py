@@ -24,6 +24,7 @@ from typing import Any
 
 from planner.export.netbox_cables import cable_color, rail_tags
 from planner.export.netbox_modules import MODULE_STATUS, module_type, planned_modules
+from planner.export.netbox_twins import LABEL_JOIN, TWIN_PROFILE, twin_pairs, twin_status
 from planner.export.netbox_types import PDU_INPUT, device_type, end_types
 from planner.io.netbox_names import (
     CABLE_TYPES,
@@ -31,6 +32,7 @@ from planner.io.netbox_names import (
     DESCRIPTION_MAX,
     INTERFACE_END,
     LOCATION_KEY,
+    NAME_MAX,
     NETWORK_TAGS,
     POWER_CABLE,
     POWER_OUTLET_END,
@@ -266,33 +268,53 @@ def _power(doc: Document, racks: list, site_ref: Ref, row_slugs: dict[str, str],
 
 def _cables(doc: Document, hostnames: dict[str, str], ends: dict[str, dict[str, str]],
             problems: list[str]) -> Iterator[Wanted]:
-    """Every cable but the coolant hoses (NetBox has no model for a hose)."""
+    """Every cable but the coolant hoses (NetBox has no model for a hose); a twin-port copper
+    cable's two port-cables as one cable (``netbox_twins``), its ends in the order that pairs them."""
     media_names = {key: media.name for key, media in doc.catalog.media.items()}
+    twins = twin_pairs(doc)
+    seconds = {pair[1].id for pair in twins.values()}
     for link in sorted(doc.links.values(), key=lambda l: natural_key(l.id)):
         network = network_of(link)
-        if network == COOLANT:
+        if network == COOLANT or link.id in seconds:
             continue
-        label = cable_label(doc, link)
-        sides = []
-        for device_id, port in ((link.a_device, link.a_port), (link.b_device, link.b_port)):
+        pair = twins.get(link.id)
+        group = pair or (link,)
+        sides = _sides(doc, group, hostnames, ends, problems)
+        if sides is None:
+            continue
+        tags = [Ref(TAGS, (NETWORK_TAGS[network].slug,))]
+        if link.tier in TIER_TAGS:
+            tags.append(Ref(TAGS, (TIER_TAGS[link.tier].slug,)))
+        tags += [Ref(TAGS, (rail_tag(rail).slug,)) for rail in sorted({l.rail for l in group if l.rail > 0})]
+        labels = [cable_label(doc, l) for l in group]
+        label = LABEL_JOIN.join(labels) if len(LABEL_JOIN.join(labels)) <= NAME_MAX else labels[0]
+        stock = max(l.stock_m for l in group)
+        fields = {
+            "type": POWER_CABLE if network == POWER else CABLE_TYPES.get(link.media, ""),
+            "status": twin_status(pair) if pair else cable_status(link.state), "label": label,
+            "color": cable_color(link), "length": _number(stock) if stock else None,
+            "length_unit": "m" if stock else "", "description": media_names.get(link.media, "")[:DESCRIPTION_MAX],
+            "tags": tags}
+        if pair:
+            fields["profile"] = TWIN_PROFILE
+        yield Wanted(CABLES, (label,), fields, link.id,
+                     {"a": sides[0], "b": sides[1], "links": tuple(l.id for l in group)})
+
+
+def _sides(doc: Document, group: tuple[Any, ...], hostnames: dict[str, str], ends: dict[str, dict[str, str]],
+           problems: list[str]) -> tuple[tuple[End, ...], tuple[End, ...]] | None:
+    """The A and B ends of a cable's port-cables (each side in their order); None, with the
+    problem noted, when one is not a port of a racked device."""
+    sides: tuple[list[End], list[End]] = ([], [])
+    for link in group:
+        for side, (device_id, port) in zip(sides, ((link.a_device, link.a_port), (link.b_device, link.b_port))):
             device = doc.devices.get(device_id)
             kind = ends[device.type].get(port, "") if device is not None and device_id in hostnames else ""
             if not kind:
-                problems.append(f"cable {label}: {device_id} {port} is not a port of a racked device")
-                break
-            sides.append(End(kind, (hostnames[device_id],), port))
-        else:
-            tags = [Ref(TAGS, (NETWORK_TAGS[network].slug,))]
-            if link.tier in TIER_TAGS:
-                tags.append(Ref(TAGS, (TIER_TAGS[link.tier].slug,)))
-            if link.rail > 0:
-                tags.append(Ref(TAGS, (rail_tag(link.rail).slug,)))
-            yield Wanted(CABLES, (label,), {
-                "type": POWER_CABLE if network == POWER else CABLE_TYPES.get(link.media, ""),
-                "status": cable_status(link.state), "label": label, "color": cable_color(link),
-                "length": _number(link.stock_m) if link.stock_m else None, "length_unit": "m" if link.stock_m else "",
-                "description": media_names.get(link.media, "")[:DESCRIPTION_MAX], "tags": tags},
-                link.id, {"a": (sides[0],), "b": (sides[1],)})
+                problems.append(f"cable {cable_label(doc, link)}: {device_id} {port} is not a port of a racked device")
+                return None
+            side.append(End(kind, (hostnames[device_id],), port))
+    return tuple(sides[0]), tuple(sides[1])
 
 
 def _feed_cables(doc: Document, racks: list, hostnames: dict[str, str]) -> Iterator[Wanted]:

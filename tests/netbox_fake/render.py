@@ -159,7 +159,12 @@ class Renderer:
         if cable is None:
             return []
         me = (shapes.ENDPOINT_TYPES[endpoint], obj["id"])
-        return cable["b_terminations"] if me in cable["a_terminations"] else cable["a_terminations"]
+        mine, far = ((cable["a_terminations"], cable["b_terminations"]) if me in cable["a_terminations"]
+                     else (cable["b_terminations"], cable["a_terminations"]))
+        if cable.get("profile"):  # connector i to connector i (interfaces.twin, interfaces.splitter)
+            place = mine.index(me)
+            return far[place:place + 1]
+        return far
 
     def _peers(self, endpoint: str, obj: dict[str, Any], key: str, shape: Any) -> Any:
         ends = self._peer_ends(endpoint, obj)

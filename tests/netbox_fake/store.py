@@ -7,7 +7,12 @@ SequentialBulkCreatesMixin), of anything else with a list of errors aligned with
 A device is made with the components of its type's templates (Device._instantiate_components);
 a cable's terminations set each end's ``cable`` and ``cable_end``; deleting a device deletes its
 components, and a cable on one of them stays with that end empty (dcim/signals.py
-nullify_connected_endpoints; recorded in cables.after-device-delete.json).
+nullify_connected_endpoints; recorded in cables.after-device-delete.json). A cable's ends are
+listed as NetBox orders them (CableTermination ordering: connector, then id): a cable with a
+profile gives each new end the connector of its place in the list written and keeps the
+connector of an end it keeps (a new end on a kept one's connector is the database's 500,
+error.twin-kept-place); one without lists the ends it keeps first (recorded in
+cables.twin*.json, record_twins.py).
 """
 
 from __future__ import annotations
@@ -127,6 +132,8 @@ class Store:
                 if missing:
                     errors[key] = [f"Related object not found using the provided numeric ID: {missing[0]}"]
                 values[key] = sorted(set(numbers))
+            elif key == "profile" and endpoint == CABLES and value in (None, ""):
+                errors[key] = [shapes.message("profile-blank", "profile")]
             elif key in TERMINATIONS:
                 if value or current is None:  # a PATCH's empty side is left as it is (cables.patch-empty-side)
                     values[key] = self._terminations(value, key, errors)
@@ -140,6 +147,8 @@ class Store:
                     errors.setdefault(key, ["This field is required."])
             if endpoint == CABLES and not (values.get("a_terminations") and values.get("b_terminations")):
                 errors.setdefault("__all__", ["Must define A and B terminations when creating a new cable."])
+        if endpoint == CABLES and values.get("profile") and not errors:
+            _profile_limits(values, labels, errors)
         if not errors:
             self._unique(endpoint, values, pending, errors)
             self._model_clean(endpoint, values, pending, errors)
@@ -227,8 +236,8 @@ class Store:
         if endpoint == DEVICES:
             self._instantiate_components(values)
         if endpoint == CABLES:
-            values.update(a_terminations=[], b_terminations=[])
-            self._terminate(values, ends)
+            values.update(a_terminations=[], b_terminations=[], _connectors={})
+            self._terminate(values, {key: _placed(values, key, given, True) for key, given in ends.items()})
         return values
 
     def _instantiate_components(self, device: dict[str, Any]) -> None:
@@ -247,8 +256,8 @@ class Store:
                 if endpoint == POWER_PORTS:  # template ids of other endpoints may be the same numbers
                     ports[number] = made["id"]
 
-    def _terminate(self, cable: dict[str, Any], ends: dict[str, list[tuple[str, int]]]) -> None:
-        """Put ``cable`` on ``ends`` (its a and b sides), taking it off its old ones."""
+    def _terminate(self, cable: dict[str, Any], ends: dict[str, Placed]) -> None:
+        """Put ``cable`` on ``ends`` (its a and b sides, placed by ``_placed``), taking it off its old ones."""
         for side, key in (("A", "a_terminations"), ("B", "b_terminations")):
             if key not in ends:
                 continue
@@ -256,7 +265,7 @@ class Store:
                 end = self.get(shapes.OBJECT_TYPES[kind], number)
                 if end is not None and end.get("cable") == cable["id"]:
                     end.update(cable=None, cable_end=None)
-            cable[key] = list(ends[key])
+            cable[key], cable["_connectors"][key] = ends[key]
             for kind, number in cable[key]:
                 self.data[shapes.OBJECT_TYPES[kind]][number].update(cable=cable["id"], cable_end=side)
 
@@ -270,13 +279,16 @@ class Store:
                 values, wrong = self.clean(endpoint, item, current, [])
                 if wrong:
                     raise Refusal(400, wrong)
-                changes.append((current, values))
+                ends: dict[str, Placed] = {}
+                if endpoint == CABLES:  # a profile changed: every end made again, in the order written
+                    forced = values.get("profile") != current.get("profile")
+                    ends = {key: _placed(current, key, values[key], forced) for key in TERMINATIONS
+                            if forced or values[key] != current[key]}
+                changes.append((current, values, ends))
             done = []
-            for current, values in changes:
+            for current, values, ends in changes:
                 self._index(endpoint, current, False)
-                ends = {}
                 if endpoint == CABLES:
-                    ends = {key: values[key] for key in TERMINATIONS if values[key] != current[key]}
                     values.update({key: current[key] for key in TERMINATIONS})
                 moved = endpoint == RACKS and (values.get("site"), values.get("location")) != (
                     current.get("site"), current.get("location"))
@@ -335,6 +347,50 @@ class Store:
                 kind = shapes.ENDPOINT_TYPES[endpoint]
                 for key in TERMINATIONS:
                     cable[key] = [end for end in cable[key] if end != (kind, number)]
+
+
+#: A cable side's ends in NetBox's order, and each one's connector (None without a profile).
+Placed = tuple[list[tuple[str, int]], dict[tuple[str, int], int | None]]
+
+
+def _placed(cable: dict[str, Any], key: str, given: list[tuple[str, int]], forced: bool) -> Placed:
+    """A cable side's ends after a write of ``given`` (module docstring); Refusal 500 where a new
+    end would take the connector of one kept."""
+    profiled = bool(cable.get("profile"))
+    if forced:
+        return list(given), {end: place + 1 if profiled else None for place, end in enumerate(given)}
+    before = cable.get("_connectors", {}).get(key, {})
+    now = [end for end in cable.get(key, []) if end in given]
+    connectors = {end: before.get(end) for end in now}
+    for place, end in enumerate(given):
+        if end in connectors:
+            continue
+        connector = place + 1 if profiled else None
+        if connector is not None and connector in connectors.values():
+            body = dict(shapes.error("twin-kept-place"))
+            body["error"] = re.sub(r"=\(\d+, [AB], \d+\)", f"=({cable['id']}, {key[0].upper()}, {connector})",
+                                   body["error"])
+            raise Refusal(500, body)
+        connectors[end] = connector
+        now.append(end)
+    if profiled:
+        now.sort(key=lambda end: connectors[end] or 0)
+    return now, connectors
+
+
+def _profile_limits(values: dict[str, Any], labels: dict[str, dict[Any, str]], errors: Errors) -> None:
+    """A trunk profile's connectors a side (``trunk-2c1p``: 2), as NetBox's profile ``clean``
+    counts them against a cable's ends (error.twin-three)."""
+    found = re.match(r"(?:trunk|single)-(\d+)c", values["profile"])
+    if found is None:
+        return
+    limit = int(found.group(1))
+    label = labels.get("profile", {}).get(values["profile"], values["profile"])
+    for side, key in (("A", "a_terminations"), ("B", "b_terminations")):
+        count = len(values.get(key) or ())
+        if count > limit:
+            errors.setdefault(key, []).append(f"{side} side of cable has {count} terminations but only {limit} "
+                                              f"are permitted for profile {label}")
 
 
 def _folded(value: Any) -> Any:

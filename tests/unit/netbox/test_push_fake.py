@@ -9,6 +9,8 @@ import math
 import pytest
 from netbox_fake import shapes
 
+from planner.export.netbox_twins import TWIN_STRIDE, cable_of
+from planner.model.copper import SINGLE, copper_assemblies
 from planner.model.networks import network_of
 from planner.model.ports import COOLANT
 from planner.netbox.push import PushError, push
@@ -17,10 +19,23 @@ from planner.netbox.push import PushError, push
 def plan_counts(doc) -> dict[str, int]:
     """What NetBox should hold for ``doc``, worked out from the plan itself."""
     feeds = sum(1 for rack in doc.racks.values() for busbar in (rack.feed_a, rack.feed_b) if busbar)
-    cables = sum(1 for link in doc.links.values() if network_of(link) != COOLANT)
+    cables = sum(1 for link in doc.links.values() if network_of(link) != COOLANT) - twin_cables(doc)
     return {"dcim/racks": len(doc.racks), "dcim/devices": len(doc.devices) + len(doc.floor_units), "dcim/power-panels": len(doc.busbars),
             "dcim/power-feeds": feeds, "dcim/cables": cables + feeds,  # + each feed's cable from its PDU
             "dcim/modules": optical_plugs(doc)}
+
+
+def twin_cables(doc) -> int:
+    """Copper cables of two port-cables (the BOM's straight twin cables and splitters) with one
+    side on one device, each one NetBox cable of two."""
+    return sum(1 for a in copper_assemblies(doc) if a.shape != SINGLE
+               and len({a.links[0].a_device, a.links[1].a_device}) * len({a.links[0].b_device, a.links[1].b_device}) < 4)
+
+
+def pair_ends(fake, cable: dict, place: int) -> set[tuple[str, str]]:
+    """The two ends at ``place`` of a fake cable's sides (a twin cable's pair), by name."""
+    return ends_by_name(fake, {"a_terminations": cable["a_terminations"][place:place + 1],
+                               "b_terminations": cable["b_terminations"][place:place + 1]})
 
 
 def optical_plugs(doc) -> int:
@@ -122,10 +137,10 @@ def test_the_plan_records_the_netbox_id_of_every_rack_device_and_cable(pushed, f
         if network_of(link) == COOLANT:
             assert link.id not in ids
             continue
-        cable = fake.store.data["dcim/cables"][ids[link.id]]
-        assert ends_by_name(fake, cable) == {(hostnames[link.a_device], link.a_port),
-                                            (hostnames[link.b_device], link.b_port)}, link.id
-    assert {ids[k] for k in ids if k.endswith("/feed")} | {ids[link.id] for link in doc.links.values()
+        cable = fake.store.data["dcim/cables"][cable_of(ids[link.id])]
+        assert pair_ends(fake, cable, ids[link.id] // TWIN_STRIDE) == {(hostnames[link.a_device], link.a_port),
+                                                                       (hostnames[link.b_device], link.b_port)}, link.id
+    assert {ids[k] for k in ids if k.endswith("/feed")} | {cable_of(ids[link.id]) for link in doc.links.values()
                                                            if link.id in ids} == set(fake.store.data["dcim/cables"])
 
 
