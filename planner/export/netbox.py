@@ -65,6 +65,7 @@ import yaml
 from planner.export.netbox_cables import Keyed, cable_rows, feed_rows, rail_tags
 from planner.export.netbox_checks import Names
 from planner.export.netbox_modules import MODULE_STATUS, module_type, planned_modules
+from planner.export.netbox_rack_types import RACK_TYPE_COLUMNS, shared_rack_types
 from planner.export.netbox_readme import Deleted, readme
 from planner.export.netbox_twins import twin_records
 from planner.export.netbox_types import device_type, end_types
@@ -173,6 +174,10 @@ def write_netbox(doc: Document, folder: Path, options: ExportOptions) -> None:
         _yaml(types_dir / f"{type_slug(item)}.yaml", device_type(doc, item, models[key]))
     for slug, data in sorted(chain.types.items()):
         _yaml(types_dir / f"{slug}.yaml", data)
+    rack_types = shared_rack_types(doc.catalog, (r.type for r in racks))
+    model_of_slug = {row["slug"]: row["model"] for row in rack_types}
+    rack_models = {r.type: names.cell(model_of_slug[type_slug(doc.catalog[r.type])]) for r in racks}
+    _write(shared / "rack-types.csv", RACK_TYPE_COLUMNS, [_rack_type_row(row, names) for row in rack_types])
     kinds = sorted({module.kind for module in modules})
     if kinds:
         (shared / "module-types").mkdir()
@@ -193,7 +198,7 @@ def write_netbox(doc: Document, folder: Path, options: ExportOptions) -> None:
                 + [(row_location_key(row), (site, location, row_locations[row], slugify(row_locations[row]) or "row",
                                             STATUS, f"Row {row} of racks")) for row in rows])
     files.write("racks.csv", RACK_COLUMNS,
-                [(r.id, _rack_row(doc, r, site, rack_locations[r.id], rack_names)) for r in racks])
+                [(r.id, _rack_row(doc, r, site, rack_locations[r.id], rack_names, rack_models)) for r in racks])
     files.write("devices.csv", DEVICE_COLUMNS,
                 [(d.id, _device_row(doc, d, site, rack_locations[d.rack], rack_names, device_names, models, names))
                  for d in devices]
@@ -261,9 +266,16 @@ def _number(value: float) -> str:
     return f"{round(value, 2):g}"
 
 
-def _rack_row(doc: Document, rack: Rack, site: str, location: str, rack_names: dict[str, str]) -> tuple:
+def _rack_type_row(row: dict, names: Names) -> tuple:
+    """A rack type as a rack-types.csv row: names as cells (``Names.cell``), no rating as blank."""
+    return tuple(names.cell(row[c]) if c in ("manufacturer", "model", "description") else "" if row[c] is None
+                 else _number(row[c]) if c == "weight" else row[c] for c in RACK_TYPE_COLUMNS)
+
+
+def _rack_row(doc: Document, rack: Rack, site: str, location: str, rack_names: dict[str, str],
+              rack_models: dict[str, str]) -> tuple:
     item = doc.catalog[rack.type]
-    return (site, location, rack_names[rack.id], STATUS, RACK_FORM_FACTOR, RACK_WIDTH_IN, item.rack_units,
+    return (site, location, rack_names[rack.id], STATUS, rack_models[rack.type], RACK_FORM_FACTOR, RACK_WIDTH_IN, item.rack_units,
             round(item.width_m * 1000), round(item.depth_m * 1000), "mm", RACK_AIRFLOW, _number(item.weight_kg),
             "" if item.max_load_kg is None else round(item.max_load_kg), "kg", sheet_text(item.name[:DESCRIPTION_MAX]))
 

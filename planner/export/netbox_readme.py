@@ -68,14 +68,17 @@ with it: if this hall uses a type NetBox does not have yet, import that type's Y
 its manufacturer's row, if that is new too). `planner netbox push` skips what exists by itself.
 
  1. {shared}/manufacturers.csv  manufacturers of the device types ("Generic" for catalogue classes)
- 2. {shared}/device-roles.csv   every device role the planner writes: GPU node, compute, storage and
+ 2. {shared}/rack-types.csv     Racks > Rack Types > Import: every catalogue rack type (four-post
+                          cabinet, U height, outer size, weight and rating); racks.csv names
+                          each rack's, and NetBox gives the rack the type's size
+ 3. {shared}/device-roles.csv   every device role the planner writes: GPU node, compute, storage and
                           management switches, storage, PDU, CDU, coolant manifold, tap-off
- 3. {shared}/device-types/      {types} device type(s), devicetype-library schema: interfaces of every
+ 4. {shared}/device-types/      {types} device type(s), devicetype-library schema: interfaces of every
                           network (BMC, mgmt0 and eth0 mgmt-only), PSU power ports with their
                           draw, rack PDU inlets and outlets (C13/C19, feed leg by phase)
- 4. {shared}/module-types/      {module_types} module type(s), Devices > Module Types > Import, YAML: a
+ 5. {shared}/module-types/      {module_types} module type(s), Devices > Module Types > Import, YAML: a
                           transceiver kind each (media, cage, speed), the modules of step 2
- 5. {shared}/tags.csv           Customization > Tags > Import: a tag per network, cable tier and rail
+ 6. {shared}/tags.csv           Customization > Tags > Import: a tag per network, cable tier and rail
 """)
     if deleted:
         out.write("\nBefore step 2, delete these in NetBox: the plan put them there and no longer has them (a CSV\n"
@@ -117,7 +120,7 @@ its manufacturer's row, if that is new too). `planner netbox push` skips what ex
          "feed that exists, and cables.csv stays importable into NetBox 4.4\n"
          "and 4.5 (a feed end's power-panel column is 4.6's)")),
     ]
-    number = 6
+    number = 7
     for name, text in steps:
         stem = name.removesuffix(".csv")
         present = [f for f in (f"{stem}{UPDATE_SUFFIX}.csv", name) if f in files]

@@ -81,7 +81,7 @@ SITE_COLUMNS = ("name", "slug", "status", "description")
 LOCATION_COLUMNS = ("site", "parent", "name", "slug", "status", "description")
 MANUFACTURER_COLUMNS = ("name", "slug", "description")
 ROLE_COLUMNS = ("name", "slug", "color", "description")
-RACK_COLUMNS = ("site", "location", "name", "status", "form_factor", "width", "u_height", "outer_width",
+RACK_COLUMNS = ("site", "location", "name", "status", "rack_type", "form_factor", "width", "u_height", "outer_width",
                 "outer_depth", "outer_unit", "airflow", "weight", "max_weight", "weight_unit", "description")
 DEVICE_COLUMNS = ("name", "role", "manufacturer", "device_type", "status", "site", "location", "rack",
                   "position", "face")

@@ -1,8 +1,9 @@
 """``planner netbox push``: make a NetBox site hold what the plan holds, over the REST API.
 
 In dependency order (``planner.netbox.wanted``): what every hall shares (tags, manufacturers,
-device roles, device types with their component templates, module types) is created where it is missing and
-otherwise left as it is, so a second hall goes into a NetBox that holds the first; then the
+device roles, rack types, device types with their component templates, module types) is created
+where it is missing and otherwise left as it is, so a second hall goes into a NetBox that holds
+the first; then the
 hall's own site, locations, racks, devices, power panels and feeds, each found again by the
 NetBox id the plan recorded at the last push (so a rename is an update) or by its name in the
 site, created when missing, updated where a field differs, and deleted when the plan recorded it

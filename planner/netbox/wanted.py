@@ -10,9 +10,9 @@ components NetBox made for each device from its type. Floor units (row CDUs, pow
 devices in no rack, in their row's location, as in the import set.
 
 Every object has a natural key that finds it again on the server: a slug for what several halls
-share (tags, manufacturers, roles, device types: the push never changes or deletes those), a name
-within the site for the hall's own (locations, racks, devices, power panels), the panel and name
-for a power feed. Cables are matched by the id the plan recorded, else by their ends, else by
+share (tags, manufacturers, roles, rack and device types: the push never changes or deletes
+those), a name within the site for the hall's own (locations, racks, devices, power panels), the
+panel and name for a power feed. Cables are matched by the id the plan recorded, else by their ends, else by
 label (``planner.netbox.push``). ``plan_key`` is the object's key in ``Document.netbox.ids``.
 """
 
@@ -24,6 +24,7 @@ from typing import Any
 
 from planner.export.netbox_cables import cable_color, rail_tags
 from planner.export.netbox_modules import MODULE_STATUS, module_type, planned_modules
+from planner.export.netbox_rack_types import rack_type
 from planner.export.netbox_twins import LABEL_JOIN, TWIN_PROFILE, twin_pairs, twin_status
 from planner.export.netbox_types import PDU_INPUT, device_type, end_types
 from planner.io.netbox_names import (
@@ -66,6 +67,7 @@ STATUS = "planned"
 # The API endpoints, in the order a push writes them (each refers only to those before it).
 TAGS = "extras/tags"
 MANUFACTURERS = "dcim/manufacturers"
+RACK_TYPES = "dcim/rack-types"
 ROLES = "dcim/device-roles"
 DEVICE_TYPES = "dcim/device-types"
 SITES = "dcim/sites"
@@ -79,7 +81,7 @@ MODULE_TYPES = "dcim/module-types"
 MODULE_BAYS = "dcim/module-bays"
 MODULES = "dcim/modules"
 #: Objects every hall shares: created when missing, never changed or deleted by a push.
-SHARED = (TAGS, MANUFACTURERS, ROLES, DEVICE_TYPES, MODULE_TYPES)
+SHARED = (TAGS, MANUFACTURERS, ROLES, RACK_TYPES, DEVICE_TYPES, MODULE_TYPES)
 #: The hall's own objects, in dependency order.
 OWN = (SITES, LOCATIONS, RACKS, DEVICES, PANELS, FEEDS)
 #: Device-type templates: endpoint → the device type's YAML list of that component.
@@ -160,13 +162,20 @@ def wanted_hall(doc: Document, site: str = "", location: str = "", with_modules:
                                         "description": tag.description}))
     modules, refused = planned_modules(doc) if with_modules else ([], [])
     problems += refused
-    makers = {manufacturer_of(item) for item in used.values()} | ({DEFAULT_MANUFACTURER} if modules else set())
+    rack_items = {key: doc.catalog[key] for key in sorted({r.type for r in racks})}
+    makers = {manufacturer_of(item) for item in [*used.values(), *rack_items.values()]} | (
+        {DEFAULT_MANUFACTURER} if modules else set())
     for maker in sorted(makers):
         add(Wanted(MANUFACTURERS, (slugify(maker) or "manufacturer",), {"name": maker, "slug": slugify(maker) or "manufacturer"}))
     roles = {role_for(doc.catalog[d.type].kind, d.role) for d in devices} | {role_for(used[u.type].kind) for u in units}
     for role in sorted(roles, key=lambda r: r.slug):
         add(Wanted(ROLES, (role.slug,), {"name": role.name, "slug": role.slug, "color": role.color,
                                          "description": role.description}))
+    rack_models = device_type_models(rack_items.values())
+    for key, item in rack_items.items():
+        data = rack_type(item, rack_models[key])
+        made_by = Ref(MANUFACTURERS, (slugify(data["manufacturer"]) or "manufacturer",))
+        add(Wanted(RACK_TYPES, (data["slug"],), {**data, "manufacturer": made_by}))
     for key, item in sorted(used.items()):
         add(_device_type(doc, key, item, models[key]))
     for kind in sorted({module.kind for module in modules}):
@@ -192,7 +201,7 @@ def wanted_hall(doc: Document, site: str = "", location: str = "", with_modules:
             "outer_width": round(item.width_m * 1000), "outer_depth": round(item.depth_m * 1000), "outer_unit": "mm",
             "weight": _number(item.weight_kg), "max_weight": None if item.max_load_kg is None else round(item.max_load_kg),
             "weight_unit": "kg", "form_factor": RACK_FORM_FACTOR, "airflow": RACK_AIRFLOW,
-            "description": item.name[:DESCRIPTION_MAX]}, rack.id))
+            "rack_type": Ref(RACK_TYPES, (type_slug(item),)), "description": item.name[:DESCRIPTION_MAX]}, rack.id))
     hostnames = {d.id: doc.hostname(d) for d in devices}
     for device in devices:  # NetBox gives a device its rack's location (Device.save)
         item = doc.catalog[device.type]

@@ -27,6 +27,7 @@ from .schema import (
     POWER_OUTLETS,
     POWER_PORT_TEMPLATES,
     POWER_PORTS,
+    RACK_TYPES,
     RACKS,
     REFS,
     ROLES,
@@ -39,7 +40,7 @@ from .store import Store
 COUNTS = {
     "device_count": {DEVICE_TYPES: (DEVICES, "device_type"), ROLES: (DEVICES, "role"), SITES: (DEVICES, "site"),
                      LOCATIONS: (DEVICES, "location"), RACKS: (DEVICES, "rack")},
-    "rack_count": {SITES: (RACKS, "site"), LOCATIONS: (RACKS, "location")},
+    "rack_count": {SITES: (RACKS, "site"), LOCATIONS: (RACKS, "location"), RACK_TYPES: (RACKS, "rack_type")},
     "powerfeed_count": {PANELS: (FEEDS, "power_panel"), RACKS: (FEEDS, "rack")},
     "devicetype_count": {MANUFACTURERS: (DEVICE_TYPES, "manufacturer")},
     "interface_template_count": {DEVICE_TYPES: (INTERFACE_TEMPLATES, "device_type")},
@@ -74,7 +75,7 @@ class Renderer:
         return {key: self.value(endpoint, obj, key, value) for key, value in shape.items()}
 
     def display(self, endpoint: str, obj: dict[str, Any]) -> str:
-        if endpoint in (DEVICE_TYPES, MODULE_TYPES):
+        if endpoint in (DEVICE_TYPES, MODULE_TYPES, RACK_TYPES):
             return str(obj.get("model"))
         if endpoint == MODULES:  # Module.__str__: "<bay>: <type> (<id>)"
             bay = self.store.get(MODULE_BAYS, obj.get("module_bay")) or {}

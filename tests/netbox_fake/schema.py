@@ -8,6 +8,7 @@ TAGS = "extras/tags"
 MANUFACTURERS = "dcim/manufacturers"
 ROLES = "dcim/device-roles"
 DEVICE_TYPES = "dcim/device-types"
+RACK_TYPES = "dcim/rack-types"
 SITES = "dcim/sites"
 LOCATIONS = "dcim/locations"
 RACKS = "dcim/racks"
@@ -41,11 +42,12 @@ CABLED = (*COMPONENTS, FEEDS)
 #: Endpoint → field → the endpoint it refers to (a foreign key written as an id).
 REFS: dict[str, dict[str, str]] = {
     DEVICE_TYPES: {"manufacturer": MANUFACTURERS},
+    RACK_TYPES: {"manufacturer": MANUFACTURERS},
     INTERFACE_TEMPLATES: {"device_type": DEVICE_TYPES},
     POWER_PORT_TEMPLATES: {"device_type": DEVICE_TYPES},
     POWER_OUTLET_TEMPLATES: {"device_type": DEVICE_TYPES, "power_port": POWER_PORT_TEMPLATES},
     LOCATIONS: {"site": SITES, "parent": LOCATIONS},
-    RACKS: {"site": SITES, "location": LOCATIONS},
+    RACKS: {"site": SITES, "location": LOCATIONS, "rack_type": RACK_TYPES},
     DEVICES: {"device_type": DEVICE_TYPES, "role": ROLES, "site": SITES, "location": LOCATIONS, "rack": RACKS},
     INTERFACES: {"device": DEVICES},
     POWER_PORTS: {"device": DEVICES},
@@ -63,7 +65,7 @@ REFS: dict[str, dict[str, str]] = {
 PROTECTED = {(DEVICES, "site"), (DEVICES, "rack"), (DEVICES, "location"), (DEVICES, "device_type"),
              (DEVICES, "role"), (RACKS, "site"), (LOCATIONS, "site"), (PANELS, "site"), (FEEDS, "power_panel"),
              (FEEDS, "rack"), (DEVICE_TYPES, "manufacturer"), (MODULE_TYPES, "manufacturer"),
-             (MODULES, "module_type")}
+             (MODULES, "module_type"), (RACK_TYPES, "manufacturer"), (RACKS, "rack_type")}
 #: References whose objects go with the referred one (on_delete=CASCADE).
 CASCADE = {(INTERFACES, "device"), (POWER_PORTS, "device"), (POWER_OUTLETS, "device"),
            (INTERFACE_TEMPLATES, "device_type"), (POWER_PORT_TEMPLATES, "device_type"),
@@ -74,7 +76,7 @@ CASCADE = {(INTERFACES, "device"), (POWER_PORTS, "device"), (POWER_OUTLETS, "dev
 
 REQUIRED: dict[str, tuple[str, ...]] = {
     TAGS: ("name", "slug"), MANUFACTURERS: ("name", "slug"), ROLES: ("name", "slug"),
-    DEVICE_TYPES: ("manufacturer", "model", "slug"),
+    DEVICE_TYPES: ("manufacturer", "model", "slug"), RACK_TYPES: ("manufacturer", "model", "slug", "form_factor"),
     INTERFACE_TEMPLATES: ("device_type", "name", "type"), POWER_PORT_TEMPLATES: ("device_type", "name"),
     POWER_OUTLET_TEMPLATES: ("device_type", "name"),
     SITES: ("name", "slug"), LOCATIONS: ("name", "slug", "site"), RACKS: ("name", "site"),
@@ -98,6 +100,8 @@ UNIQUE: dict[str, list[tuple[tuple[str, ...], str, str]]] = {
     DEVICE_TYPES: [(("manufacturer", "model"), "__all__",
                     "Device type with this Manufacturer and Model already exists."),
                    (("manufacturer", "slug"), "__all__", "Device type with this Manufacturer and Slug already exists.")],
+    RACK_TYPES: [(("slug",), "slug", "rack type with this slug already exists."),
+                 (("manufacturer", "model"), "__all__", "Rack type with this Manufacturer and Model already exists.")],
     SITES: [(("name",), "name", "site with this name already exists."),
             (("slug",), "slug", "site with this slug already exists.")],
     LOCATIONS: [(("site", "name"), "__all__", "A location with this name already exists within the specified site."),
@@ -133,6 +137,7 @@ DEFAULTS: dict[str, dict[str, object]] = {
     SITES: {"status": "active"},
     LOCATIONS: {"status": "active"},
     RACKS: {"status": "active", "width": 19, "u_height": 42, "starting_unit": 1, "desc_units": False},
+    RACK_TYPES: {"width": 19, "u_height": 42, "starting_unit": 1, "desc_units": False},
     DEVICES: {"status": "active"},
     INTERFACES: {"enabled": True, "mgmt_only": False, "mark_connected": False},
     INTERFACE_TEMPLATES: {"enabled": True, "mgmt_only": False},
@@ -146,6 +151,10 @@ DEFAULTS: dict[str, dict[str, object]] = {
     MODULES: {"status": "active"},
     CONSOLE_PORTS: {"mark_connected": False},
 }
+
+#: What a rack takes from its rack type on every save (dcim/models/racks.py Rack.RACKTYPE_FIELDS).
+RACKTYPE_FIELDS = ("form_factor", "width", "u_height", "starting_unit", "desc_units", "outer_width", "outer_height",
+                   "outer_depth", "outer_unit", "mounting_depth", "weight", "weight_unit", "max_weight")
 
 #: Keys the server works out (never taken from a write).
 COMPUTED = {"id", "url", "display_url", "display", "created", "last_updated", "cable", "cable_end", "link_peers",

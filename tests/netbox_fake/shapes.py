@@ -20,12 +20,13 @@ ENDPOINTS = {
     "dcim/manufacturers": ("manufacturers",),
     "dcim/device-roles": ("device-roles",),
     "dcim/device-types": ("device-types",),
+    "dcim/rack-types": ("rack-types", "rack-types.post"),
     "dcim/interface-templates": ("interface-templates",),
     "dcim/power-port-templates": ("power-port-templates",),
     "dcim/power-outlet-templates": ("power-outlet-templates",),
     "dcim/sites": ("sites", "sites.post"),
     "dcim/locations": ("locations", "locations.post"),
-    "dcim/racks": ("racks", "racks.post", "racks.patch"),
+    "dcim/racks": ("racks", "racks.post", "racks.patch", "racks.typed"),
     "dcim/devices": ("devices", "devices.post", "devices.one"),
     "dcim/interfaces": ("interfaces",),
     "dcim/power-ports": ("power-ports",),
@@ -44,7 +45,7 @@ ENDPOINTS = {
 #: Endpoint → the recorded ``?brief=1`` answer.
 BRIEF = {"extras/tags": "tags.brief", "dcim/manufacturers": "manufacturers.brief",
          "dcim/device-roles": "device-roles.brief", "dcim/device-types": "device-types.brief",
-         "dcim/devices": "devices.brief"}
+         "dcim/devices": "devices.brief", "dcim/rack-types": "rack-types.brief"}
 #: The brief form of the endpoints NetBox was not asked for one (their serializers' brief_fields).
 BRIEF_FIELDS = {
     "dcim/sites": ("id", "url", "display", "name", "description", "slug"),
@@ -69,7 +70,7 @@ BRIEF_FIELDS = {
 #: Endpoint → the recorded OPTIONS answer with its choices; the template endpoints share their
 #: component's choices.
 OPTIONS = {"dcim/sites": "sites", "dcim/locations": "locations", "dcim/racks": "racks",
-           "dcim/device-types": "device-types", "dcim/devices": "devices",
+           "dcim/device-types": "device-types", "dcim/rack-types": "rack-types", "dcim/devices": "devices",
            "dcim/interface-templates": "interface-templates", "dcim/power-port-templates": "power-port-templates",
            "dcim/power-outlet-templates": "power-outlet-templates", "dcim/interfaces": "interfaces",
            "dcim/power-ports": "power-ports", "dcim/power-outlets": "power-outlets",

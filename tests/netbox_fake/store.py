@@ -37,7 +37,9 @@ from .schema import (
     MODULES,
     POWER_PORTS,
     PROTECTED,
+    RACK_TYPES,
     RACKS,
+    RACKTYPE_FIELDS,
     REFS,
     REQUIRED,
     TAGS,
@@ -149,6 +151,9 @@ class Store:
                 errors.setdefault("__all__", ["Must define A and B terminations when creating a new cable."])
         if endpoint == CABLES and values.get("profile") and not errors:
             _profile_limits(values, labels, errors)
+        kind = self.get(RACK_TYPES, values.get("rack_type")) if endpoint == RACKS else None
+        if kind is not None:  # Rack.copy_racktype_attrs: the type's size over the rack's own (racks.typed)
+            values.update({name: kind.get(name) for name in RACKTYPE_FIELDS})
         if not errors:
             self._unique(endpoint, values, pending, errors)
             self._model_clean(endpoint, values, pending, errors)

@@ -48,6 +48,11 @@ NETBOX_FIELDS = {
     "locations.csv": ({"site", "parent", "name", "slug", "status", "tenant", "facility", "description", "comments",
                        "tags"}, {"site", "name", "slug", "status"}),
     "shared/manufacturers.csv": ({"name", "slug", "description", "tags"}, {"name", "slug"}),
+    # RackTypeImportForm (NetBox 4.6.8 dcim/forms/bulk_import.py)
+    "shared/rack-types.csv": ({"manufacturer", "model", "slug", "form_factor", "width", "u_height", "starting_unit",
+                               "desc_units", "outer_width", "outer_height", "outer_depth", "outer_unit", "mounting_depth",
+                               "weight", "max_weight", "weight_unit", "description", "owner", "comments", "tags"},
+                              {"manufacturer", "model", "slug", "form_factor"}),
     "shared/device-roles.csv": ({"name", "slug", "color", "vm_role", "config_template", "description", "comments",
                                  "parent", "tags"}, {"name", "slug"}),
     "racks.csv": ({"site", "location", "name", "facility_id", "tenant", "status", "role", "rack_type", "form_factor",
@@ -137,7 +142,7 @@ def test_every_file_is_there_with_a_readme_giving_the_import_order(pod_set):
                             *NETBOX_FIELDS])
     readme = (pod_set / "README.txt").read_text(encoding="utf-8")
     steps = re.findall(r"^ ?\d+\. (\S+)", readme, re.MULTILINE)
-    assert steps == ["shared/manufacturers.csv", "shared/device-roles.csv", "shared/device-types/",
+    assert steps == ["shared/manufacturers.csv", "shared/rack-types.csv", "shared/device-roles.csv", "shared/device-types/",
                      "shared/module-types/", "shared/tags.csv", "sites.csv", "locations.csv", "racks.csv", "devices.csv",
                      "modules.csv", "cables.csv", "power-panels.csv",
                      "power-feeds.csv", "tap-offs.csv", "power-feed-cables.csv"]
@@ -162,6 +167,26 @@ def test_netbox_s_own_csv_reading_finds_commas_and_whole_rows(pod_set, name):
     rows = list(csv.reader(io.StringIO(data.strip()), dialect=dialect))
     assert all(len(row) == len(rows[0]) for row in rows)
     assert [[cell.strip() for cell in row] for row in rows] == rows  # nothing NetBox would strip away
+
+
+def test_every_rack_names_a_rack_type_of_shared_with_the_catalogue_s_size(pod_set, pod):
+    from planner.model.catalog import builtin_catalog
+    kinds = {row["model"]: row for row in read(pod_set, "shared/rack-types.csv")}
+    builtin = [item for item in builtin_catalog().items.values() if item.kind == "rack"]
+    assert sorted(kinds) == sorted(item.name for item in builtin)  # the same file for every hall
+    for item in builtin:
+        row = kinds[item.name]
+        assert (row["manufacturer"], row["slug"], row["form_factor"], row["width"], row["outer_unit"]) == (
+            "Generic", f"generic-{item.key}", "4-post-cabinet", "19", "mm")
+        assert (int(row["u_height"]), int(row["outer_width"]), int(row["outer_depth"]), float(row["weight"]),
+                int(row["max_weight"])) == (item.rack_units, round(item.width_m * 1000), round(item.depth_m * 1000),
+                                            item.weight_kg, item.max_load_kg)
+    racks = read(pod_set, "racks.csv")
+    assert len(racks) == len(pod.racks)
+    for row in racks:
+        [rack] = [r for r in pod.racks.values() if r.name == row["name"]]
+        assert row["rack_type"] == pod.catalog[rack.type].name and int(row["u_height"]) == int(
+            kinds[row["rack_type"]]["u_height"])
 
 
 def test_device_types_follow_the_devicetype_library_schema(pod_set, pod):

@@ -180,7 +180,7 @@ def test_a_file_of_known_rows_only_has_no_new_file(tmp_path):
     assert not (tmp_path / "set" / "racks.csv").exists()
     assert len(read(tmp_path / "set", "racks-update.csv")) == len(doc.racks)
     readme = (tmp_path / "set" / "README.txt").read_text(encoding="utf-8")
-    assert re.search(r"^ 8\. racks-update\.csv ", readme, re.MULTILINE)
+    assert re.search(r"^ 9\. racks-update\.csv ", readme, re.MULTILINE)
 
 
 def test_the_readme_orders_updates_first_and_lists_what_to_delete(revision):

@@ -165,3 +165,22 @@ def test_writes_are_bulk_lists_in_a_few_requests(pushed, fake):
     cables = [r for r in writes if r.path == "/api/dcim/cables/"]
     assert sum(r.objects for r in cables) == len(fake.store.data["dcim/cables"])
     assert len(cables) <= 10  # 1,197 cables in a few requests, not one each
+
+
+def test_each_rack_is_of_its_catalogue_rack_type_and_takes_its_size_from_it(pushed, fake):
+    doc, report = pushed
+    kinds = {rack.type for rack in doc.racks.values()}
+    types = {t["slug"]: t for t in fake.store.data["dcim/rack-types"].values()}
+    assert set(types) == {f"generic-{key}" for key in kinds} and report.created["dcim/rack-types"] == len(kinds)
+    for rack in doc.racks.values():
+        there = fake.store.data["dcim/racks"][doc.netbox.ids[rack.id]]
+        kind = fake.store.data["dcim/rack-types"][there["rack_type"]]
+        item = doc.catalog[rack.type]
+        assert kind["slug"] == f"generic-{rack.type}" and kind["model"] == item.name
+        assert (kind["form_factor"], kind["width"], kind["u_height"], kind["outer_width"], kind["outer_depth"]) == (
+            "4-post-cabinet", 19, item.rack_units, round(item.width_m * 1000), round(item.depth_m * 1000))
+        assert (kind["weight"], kind["max_weight"], kind["weight_unit"]) == (item.weight_kg, item.max_load_kg, "kg")
+        assert all(there[name] == kind[name] for name in ("u_height", "outer_width", "outer_depth", "max_weight"))
+        assert there["airflow"] == "front-to-rear"
+    maker = fake.store.data["dcim/manufacturers"][next(iter(types.values()))["manufacturer"]]
+    assert maker["name"] == "Generic"

@@ -129,6 +129,7 @@ def test_a_second_hall_shares_what_netbox_holds_and_repeats_the_first_hall_s_hos
     from planner.io import load
     first = pushed
     shared = {e: len(fake.store.data[e]) for e in ("extras/tags", "dcim/manufacturers", "dcim/device-roles",
+                                                  "dcim/rack-types",
                                                   "dcim/device-types", "dcim/interface-templates")}
     site_one = {n: copy.deepcopy(o) for e in ("dcim/devices", "dcim/racks", "dcim/cables")
                 for n, o in fake.store.data[e].items()}
