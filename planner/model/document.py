@@ -133,7 +133,8 @@ class Document:
         self._devices_by_rack: dict[str, set[str]] = {}
         #: Cables per device; None until first asked for (``links_by_device``).
         self._links_by_device: dict[str, set[str]] | None = {}
-        self._links_by_network: dict[str, dict[str, Link]] = {network: {} for network in NETWORKS}
+        #: Cables per network; None until first asked for (``links_in``).
+        self._links_by_network: dict[str, dict[str, Link]] | None = {network: {} for network in NETWORKS}
         self._next_number: dict[str, int] = {}
 
     @classmethod
@@ -170,15 +171,12 @@ class Document:
                 by_rack[device.rack].add(device.id)
             except KeyError:
                 by_rack[device.rack] = {device.id}
-        by_network = doc._links_by_network
-        network_of_tier = NETWORK_OF_TIER.get
-        for link in doc.links.values():
-            by_network[network_of_tier(link.tier, COMPUTE)][link.id] = link
         # As add() leaves it: an entry only where there is a member.
         doc._devices_by_rack = {key: members for key, members in by_rack.items() if members}
-        # The cables per device are made when first asked for: a full validation, the plan
-        # drawn and saving need none, and at 192k cables they are 60 ms of a load.
+        # The cables per device and per network are made when first asked for: the plan drawn
+        # and saving need neither, and at 192k cables they are 60 and 45 ms of a load.
         doc._links_by_device = None
+        doc._links_by_network = None
         return doc
 
     def links_by_device(self) -> dict[str, set[str]]:
@@ -250,9 +248,16 @@ class Document:
 
     def links_in(self, network: str) -> Mapping[str, Link]:
         """The cables of one network (``planner.model.networks``), id → cable, in the order they
-        joined it: the compute fabric's rules and exports read ``links_in(COMPUTE)``, so the
-        storage, management, power and coolant cables never count as rails."""
-        return self._links_by_network[network]
+        joined it (made on first use in the plan's order, then kept by every edit): the compute
+        fabric's rules and exports read ``links_in(COMPUTE)``, so the storage, management, power
+        and coolant cables never count as rails."""
+        by_network = self._links_by_network
+        if by_network is None:
+            by_network = self._links_by_network = {name: {} for name in NETWORKS}
+            network_of_tier = NETWORK_OF_TIER.get
+            for link in self.links.values():
+                by_network[network_of_tier(link.tier, COMPUTE)][link.id] = link
+        return by_network[network]
 
     def link_ids_of(self, device_id: str) -> set[str]:
         return set(self.links_by_device().get(device_id, ()))
@@ -353,7 +358,8 @@ class Document:
             if self._links_by_device is not None:
                 self._links_by_device.setdefault(obj.a_device, set()).add(obj.id)
                 self._links_by_device.setdefault(obj.b_device, set()).add(obj.id)
-            self._links_by_network[network_of(obj)][obj.id] = obj
+            if self._links_by_network is not None:
+                self._links_by_network[network_of(obj)][obj.id] = obj
 
     def remove(self, obj_id: str) -> Any:
         obj = self.collection(obj_id).pop(obj_id)
@@ -363,7 +369,8 @@ class Document:
             if self._links_by_device is not None:
                 self._links_by_device.get(obj.a_device, set()).discard(obj_id)
                 self._links_by_device.get(obj.b_device, set()).discard(obj_id)
-            self._links_by_network[network_of(obj)].pop(obj_id, None)
+            if self._links_by_network is not None:
+                self._links_by_network[network_of(obj)].pop(obj_id, None)
         return obj
 
     def set_fields(self, obj_id: str, values: dict[str, Any]) -> dict[str, Any]:
@@ -384,7 +391,7 @@ class Document:
             for end in _LINK_ENDS:
                 if end in values and by_device is not None:
                     by_device.get(getattr(obj, end), set()).discard(obj_id)
-            if "tier" in values:
+            if "tier" in values and self._links_by_network is not None:
                 self._links_by_network[network_of(obj)].pop(obj_id, None)
         for name, value in values.items():
             setattr(obj, name, value)
@@ -392,7 +399,7 @@ class Document:
             if by_device is not None:
                 by_device.setdefault(obj.a_device, set()).add(obj_id)
                 by_device.setdefault(obj.b_device, set()).add(obj_id)
-            if "tier" in values:
+            if "tier" in values and self._links_by_network is not None:
                 self._links_by_network[network_of(obj)][obj_id] = obj
         return old
 

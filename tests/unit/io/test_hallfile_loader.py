@@ -16,7 +16,9 @@ import pytest
 
 from planner.io import HallFileError, dumps, hallfile, loads
 from planner.model.document import Document, highest_id_number, id_numbers
+from planner.model.networks import network_of
 from planner.model.objects import Link
+from planner.model.ports import COMPUTE, NETWORKS
 
 
 @pytest.fixture
@@ -186,8 +188,8 @@ def test_from_collections_builds_what_add_builds(example_doc):
     for attr in collections:
         assert getattr(bulk, attr) == getattr(one_by_one, attr)
     assert bulk._devices_by_rack == one_by_one._devices_by_rack
-    assert bulk._links_by_network == one_by_one._links_by_network
-    assert bulk._links_by_device is None  # made when first asked for
+    assert bulk._links_by_device is None and bulk._links_by_network is None  # made when first asked for
+    assert all(list(bulk.links_in(n).items()) == list(one_by_one.links_in(n).items()) for n in NETWORKS)
     assert bulk.links_by_device() == one_by_one.links_by_device()
     assert bulk._next_number == one_by_one._next_number
     assert bulk.new_id("link") == one_by_one.new_id("link")
@@ -207,6 +209,25 @@ def test_cables_per_device_made_late_follow_the_edits_made_before(example_doc):
     assert bulk._links_by_device is None
     assert bulk.links_by_device() == one_by_one.links_by_device()
     assert bulk.link_ids_of(node) == one_by_one.link_ids_of(node) != set()
+
+
+def test_cables_per_network_made_late_follow_the_edits_made_before(example_doc):
+    collections = {attr: list(getattr(example_doc, attr).values()) for attr in ("racks", "devices", "links")}
+    bulk = Document.from_collections(copy.deepcopy(collections), example_doc.catalog)
+    one_by_one = Document.from_collections(copy.deepcopy(collections), example_doc.catalog)
+    for network in NETWORKS:  # made before the edits, kept by each
+        one_by_one.links_in(network)
+    for doc in (bulk, one_by_one):
+        first, second, third = [i for i, link in doc.links.items() if network_of(link) == COMPUTE][:3]
+        doc.remove(second)
+        doc.set_fields(first, {"tier": "storage-access"})
+        doc.add(Link(doc.new_id("link"), doc.links[third].a_device, "x1", doc.links[third].b_device, "x2",
+                     tier="inband-access"))
+    assert bulk._links_by_network is None
+    for network in NETWORKS:
+        assert bulk.links_in(network) == one_by_one.links_in(network), network
+    assert first in bulk.links_in("storage") and first not in bulk.links_in(COMPUTE)
+    assert second not in bulk.links_in(COMPUTE) and list(bulk.links_in("inband"))[-1] == list(bulk.links)[-1]
 
 
 def test_from_collections_refuses_bad_ids(example_doc):
