@@ -39,6 +39,20 @@ _ID, _A_DEVICE, _B_DEVICE = map(attrgetter, ("id", "a_device", "b_device"))
 _ATTRS: Callable[[Link], Attrs] = attrgetter("media", "tier", "rail")
 #: Told the flows of the bundles as built (``fresh``) and then of every update.
 Listener = Callable[[list[Flow], bool], None]
+#: Joins a rack pair's two ids into one subject (N8 reports per rack pair): the loader refuses
+#: control characters in any string of a plan, so no rack id holds it.
+PAIR_JOIN = "\x1f"
+
+
+def pair_subject(rack_a: str, rack_b: str) -> str:
+    """The subject of the racks' pair, either way round: the two ids in order, joined."""
+    return f"{rack_a}{PAIR_JOIN}{rack_b}" if rack_a <= rack_b else f"{rack_b}{PAIR_JOIN}{rack_a}"
+
+
+def pair_racks(subject: str) -> RackPair:
+    """The two rack ids of a ``pair_subject``, in id order."""
+    rack_a, _join, rack_b = subject.partition(PAIR_JOIN)
+    return rack_a, rack_b
 
 
 class CableBundles:
@@ -106,6 +120,18 @@ class CableBundles:
         links = self._links
         for link_id, (pair, _attrs) in zip(ids, entries):
             links[pair].add(link_id)
+
+    def pair_subjects(self) -> set[str]:
+        """Every rack pair some cable joins, as ``pair_subject``s."""
+        return {pair_subject(*pair) for pair in self._pairs}
+
+    def cables_between(self, subject: str) -> set[str]:
+        """The cables of a ``pair_subject``'s pair, whichever end is in which rack (for a rack to
+        itself, the bundles' own set: read it, do not change it)."""
+        self.index_cables()
+        rack_a, rack_b = pair_racks(subject)
+        there = self._links.get((rack_a, rack_b), set())
+        return there if rack_a == rack_b else there | self._links.get((rack_b, rack_a), set())
 
     def listen(self, listener: Listener) -> None:
         """Call ``listener`` with every flow now, then with each update's."""

@@ -15,8 +15,10 @@ Write a module with functions decorated by ``@rule`` and add its name to ``RULE_
         yield r.finding(ctx, ERROR, (link_id,), "link-7: 6.2 m exceeds DAC reach 3 m")
 
 - ``scope`` says what one check is about: one rack, floor unit, busbar, CDU, zone, device,
-  link, cable tray (TRAY, subjects are the ids of ``planner.fabric.trays``: the trays the
-  routed cables load), or the whole hall (HALL, subject ``"hall"``). The function gets the
+  link, pair of racks the routed cables join (PAIR, subjects ``bundles.pair_subject``; such a
+  rule is ``judged``, below), cable tray (TRAY, subjects are the ids of
+  ``planner.fabric.trays``: the trays the routed cables load), or the whole hall (HALL,
+  subject ``"hall"``). The function gets the
   Context, one subject id and the Rule, and yields Findings (make them with ``r.finding``).
 - ``reads`` names the inputs as ``"prefix.field"`` (``"rack.x"``) or ``"prefix.*"`` (any field,
   or objects added/removed). After an edit a rule runs only if the edit touched something it
@@ -41,8 +43,13 @@ Write a module with functions decorated by ``@rule`` and add its name to ``RULE_
   the check still decides each one), from one loop with the lookups it needs hoisted out of
   it; at 393k cables a call per cable is most of a full run. The incremental path ignores it,
   unless the rule also has ``narrowed``: ``(ctx, subjects) -> iterable of subjects``, the same
-  promise for the subjects an edit re-checks (N8's 2k cables of a moved network rack, its
-  lengths computed at once instead of a route lookup per cable).
+  promise for the subjects an edit re-checks (a moved rack's neighbours for S1, S2).
+- ``judged`` (optional, instead of ``narrowed``): ``(ctx, cables, held, rule) -> {subject:
+  findings}`` re-judges in one call what an edit can affect, for a rule whose findings each name
+  many subjects: N8's scope PAIR, one finding per rack pair naming its stale cables. ``cables`` are
+  those the edit touched or re-routed (a PAIR rule's targets are cables: a pair changes through
+  them), ``held`` the subjects whose findings named any of them; it returns every subject it
+  judged (``held`` among them), each with its findings now (none: an empty list).
 - ``basis`` lists the design-basis fields it uses as thresholds; ``source`` is the standard or
   datasheet behind the limit, ``source_field`` a basis field whose ``DesignBasis.source()``
   is cited instead (a plan can annotate its own sources).
@@ -57,19 +64,30 @@ import importlib
 from collections.abc import Callable, Collection, Generator, Iterable
 from dataclasses import dataclass, field
 
-from planner.model.catalog import RACK_CDU, ROW_CDU
 from planner.model.change import Change
 from planner.model.document import Document, prefix_of
 from planner.model.long_lived import long_lived_objects
 from planner.model.objects import RECORD_FIELDS
-from planner.rules.context import SPATIAL_PREFIXES, Context, object_bounds
+from planner.rules.affected import Affected
+from planner.rules.context import Context
 from planner.rules.edit_kinds import cables_only, changed_keys, changes_fabric
 from planner.rules.finding import Finding, sort_findings
-
-RACK, FLOOR_UNIT, BUSBAR, CDU, ZONE, DEVICE, LINK, TRAY, HALL = (
-    "rack", "floor_unit", "busbar", "cdu", "zone", "device", "link", "tray", "hall")
-SCOPES = (RACK, FLOOR_UNIT, BUSBAR, CDU, ZONE, DEVICE, LINK, TRAY, HALL)
-HALL_SUBJECT = "hall"
+from planner.rules.scopes import (
+    BUSBAR,
+    CDU,
+    DEVICE,
+    FLOOR_UNIT,
+    HALL,
+    HALL_SUBJECT,
+    LINK,
+    PAIR,
+    RACK,
+    SCOPES,
+    TRAY,
+    ZONE,
+    existing,
+    subjects,
+)
 
 #: Modules whose ``@rule`` functions make up the catalogue, imported on first use.
 RULE_MODULES: list[str] = [
@@ -93,6 +111,7 @@ RULE_MODULES: list[str] = [
 Check = Callable[[Context, str, "Rule"], Iterable[Finding]]
 Candidates = Callable[[Context], Iterable[str]]
 Narrowed = Callable[[Context, Collection[str]], Iterable[str]]
+Judged = Callable[[Context, Collection[str], Collection[str], "Rule"], dict[str, list[Finding]]]
 
 
 @dataclass(frozen=True)
@@ -110,6 +129,7 @@ class Rule:
     follows_routes: bool = False
     candidates: Candidates | None = None
     narrowed: Narrowed | None = None
+    judged: Judged | None = None
 
     @property
     def key(self) -> str:
@@ -131,9 +151,14 @@ class Rule:
     def finding(self, ctx: Context, severity: str, subjects: Iterable[str], message: str,
                 source_field: str | None = None) -> Finding:
         """A Finding of this rule citing its source (or the design-basis field ``source_field``)."""
+        return Finding(rule=self.id, severity=severity, subjects=tuple(subjects), message=message,
+                       source=self.cited(ctx, source_field))
+
+    def cited(self, ctx: Context, source_field: str | None = None) -> str:
+        """The source a finding cites: the design basis's for ``source_field`` (or the rule's own
+        field), else the rule's."""
         cited = source_field or self.source_field
-        source = ctx.doc.basis.source(cited) if cited else self.source
-        return Finding(rule=self.id, severity=severity, subjects=tuple(subjects), message=message, source=source)
+        return ctx.doc.basis.source(cited) if cited else self.source
 
 
 class Catalogue:
@@ -163,15 +188,18 @@ CATALOGUE = Catalogue(RULE_MODULES)
 def rule(rule_id: str, *, scope: str, reads: Iterable[str], title: str = "", basis: Iterable[str] = (),
          source: str = "", source_field: str | None = None,
          follows_routes: bool = False, candidates: Candidates | None = None,
-         narrowed: Narrowed | None = None) -> Callable[[Check], Check]:
+         narrowed: Narrowed | None = None, judged: Judged | None = None) -> Callable[[Check], Check]:
     """Register a check in the catalogue (see the module docstring)."""
     if scope not in SCOPES:
         raise ValueError(f"unknown scope {scope!r}")
+    if (scope == PAIR) != (judged is not None):
+        raise ValueError(f"{rule_id}: a rule of scope {PAIR} is judged, and only such a rule")
 
     def register(fn: Check) -> Check:
         new = Rule(id=rule_id, title=title or (fn.__doc__ or fn.__name__).strip().splitlines()[0], scope=scope,
                    reads=frozenset(reads), check=fn, basis=tuple(basis), source=source, source_field=source_field,
-                   follows_routes=follows_routes, candidates=candidates, narrowed=narrowed)
+                   follows_routes=follows_routes, candidates=candidates, narrowed=narrowed,
+                   judged=judged)
         CATALOGUE.add(new)
         return fn
 
@@ -181,43 +209,6 @@ def rule(rule_id: str, *, scope: str, reads: Iterable[str], title: str = "", bas
 def all_rules() -> list[Rule]:
     """Every rule of the catalogue (``Catalogue.rules``)."""
     return CATALOGUE.rules()
-
-
-#: Scopes whose subjects are exactly one collection of the document.
-_COLLECTION_OF_SCOPE = {RACK: "racks", FLOOR_UNIT: "floor_units", BUSBAR: "busbars", ZONE: "zones",
-                        DEVICE: "devices", LINK: "links"}
-
-
-def subjects(doc: Document, scope: str, ctx: Context | None = None) -> Iterable[str]:
-    """Every subject of a scope in the document (trays come from ``ctx``'s routed loads): a list,
-    or the keys of the document's collection (iterate it before editing the document)."""
-    if scope == TRAY:
-        return (ctx or Context(doc)).tray_loads().trays()
-    if scope == HALL:
-        return [HALL_SUBJECT]
-    if scope == CDU:
-        catalog = doc.catalog
-        kinds = {key: catalog[key].kind for key in {u.type for u in doc.floor_units.values()}
-                 | {d.type for d in doc.devices.values()}}
-        return [*(u.id for u in doc.floor_units.values() if kinds[u.type] == ROW_CDU),
-                *(d.id for d in doc.devices.values() if kinds[d.type] == RACK_CDU)]
-    return getattr(doc, _COLLECTION_OF_SCOPE[scope]).keys()
-
-
-def _existing(ctx: Context, scope: str) -> Callable[[str], bool]:
-    """Whether a subject of the scope is (still) in the plan, as a test made once per rule."""
-    doc = ctx.doc
-    if scope == HALL:
-        return lambda _subject: True
-    if scope == TRAY:
-        return ctx.tray_loads().carries
-    if scope == CDU:
-        def is_cdu(subject: str) -> bool:
-            obj = doc.find(subject)
-            return obj is not None and prefix_of(subject) in ("fu", "dev") and \
-                doc.catalog[obj.type].kind in (ROW_CDU, RACK_CDU)
-        return is_cdu
-    return getattr(doc, _COLLECTION_OF_SCOPE[scope]).__contains__
 
 
 @dataclass
@@ -259,9 +250,15 @@ class Validator:
         #: subjects with results, per rule with ``narrowed``: an edit re-checks only these and
         #: the narrowed ones (not each of a moved network rack's 4.7k cables)
         self._reported: dict[str, set[str]] = {}
-        self._device_rack: dict[str, str] = {}
-        self._bounds: dict[str, tuple[float, float, float, float]] = {}
+        #: per rule with ``judged``: each subject its findings name → the subject they are of
+        self._held_by: dict[str, dict[str, str]] = {}
+        #: where the devices and footprints were, to know what an edit moved away from
+        self.affected = Affected(doc, self.ctx)
         self._sorted: list[Finding] | None = None
+        #: the rules of ``_readers_of`` (``rules`` when asked) reading each set of inputs an edit
+        #: has touched (a drag touches the same few)
+        self._readers: dict[frozenset[str], list[Rule]] = {}
+        self._readers_of = self.rules
         if run:
             with long_lived_objects():
                 run_through(self.full_run_steps(forget=False))
@@ -292,9 +289,9 @@ class Validator:
         self.ctx.index()
         self._results = {}
         self._reported = {r.key: set() for r in self.rules if r.narrowed is not None}
+        self._held_by = {r.key: {} for r in self.rules if r.judged is not None}
         self._sorted = None
-        self._device_rack = {d.id: d.rack for d in doc.devices.values()}
-        self._bounds = {i: object_bounds(doc, i) for i in [*doc.racks, *doc.floor_units, *doc.obstacles]}
+        self.affected.reset()
         if any(r.follows_routes for r in self.rules):
             self.ctx.cable_bundles()  # so that edits learn which cables they re-route
         ctx, results = self.ctx, self._results
@@ -302,21 +299,17 @@ class Validator:
             yield r.key
             check, key = r.check, r.key
             chosen = r.candidates(ctx) if r.candidates is not None else subjects(doc, r.scope, ctx)
-            reported = self._reported.get(key)
+            reported, held_by = self._reported.get(key), self._held_by.get(key)
             for subject in chosen:
                 found = [*check(ctx, subject, r)]
                 if found:
                     results[(key, subject)] = found
                     if reported is not None:
                         reported.add(subject)
+                    if held_by is not None:
+                        _hold(held_by, subject, found)
         self.ctx.end_pass()
         return Delta(added=self.findings, removed=before, full=True)
-
-    def margin(self) -> float:
-        """How far a footprint change can reach: the largest clearance any rule probes."""
-        b = self.doc.basis
-        return max(b.front_aisle_min_m, b.rear_aisle_min_m, b.front_aisle_vendor_min_m,
-                   b.rear_aisle_vendor_min_m, b.working_space_m) + 0.01
 
     def update(self, change: Change) -> Delta:
         """Re-run the rules an edit can affect, for the subjects it can affect."""
@@ -332,19 +325,23 @@ class Validator:
             else:
                 self.ctx.cables_changed(cables)
         keys = changed_keys(change)
-        rules = [r for r in self.rules if r.reads_any(keys)]
+        rules = self._reading(keys)
         self.ctx.changed_keys = keys
         self.ctx.changed_ids = change.touched
-        dirty = self._dirty(change)
+        dirty = self.affected.of(change)
         dirty[TRAY], rerouted = self.ctx.update_routes(self._rebundled(change))
         delta = Delta()
         ctx, results = self.ctx, self._results
         for r in rules:  # a plain loop: a network rack's move re-checks 2k cables
-            targets = dirty[r.scope] | rerouted if r.follows_routes else dirty[r.scope]
+            scoped = dirty[LINK if r.scope == PAIR else r.scope]
+            targets = scoped | rerouted if r.follows_routes else scoped
+            if r.judged is not None:
+                self._judged_update(r, targets, delta)
+                continue
             if r.narrowed is not None:
                 self._narrowed_update(r, targets, delta)
                 continue
-            key, check, exists = r.key, r.check, _existing(ctx, r.scope)
+            key, check, exists = r.key, r.check, existing(ctx, r.scope)
             for subject in targets:
                 old = results.pop((key, subject), [])
                 new = [*check(ctx, subject, r)] if exists(subject) else []
@@ -364,7 +361,7 @@ class Validator:
         the rest had none and still have none."""
         ctx, results, key, check = self.ctx, self._results, r.key, r.check
         assert r.narrowed is not None
-        exists = _existing(ctx, r.scope)
+        exists = existing(ctx, r.scope)
         maybe = set(r.narrowed(ctx, targets))
         reported = self._reported[key]
         for subject in maybe | (reported & targets):
@@ -379,6 +376,39 @@ class Validator:
                 delta.removed.extend(old)
                 delta.added.extend(new)
 
+    def _reading(self, keys: set[str]) -> list[Rule]:
+        """The rules that read any of ``keys``, in catalogue order."""
+        if self._readers_of is not self.rules:  # a caller chose other rules (``merge_errors``)
+            self._readers, self._readers_of = {}, self.rules
+        frozen = frozenset(keys)
+        rules = self._readers.get(frozen)
+        if rules is None:
+            rules = self._readers[frozen] = [r for r in self.rules if r.reads_any(keys)]
+        return rules
+
+    def _judged_update(self, r: Rule, targets: set[str], delta: Delta) -> None:
+        """Re-judge a rule with ``judged`` for an edit's targets: each subject it judged takes
+        its findings now."""
+        results, key = self._results, r.key
+        assert r.judged is not None
+        held_by = self._held_by[key]
+        held = {held_by[i] for i in targets & held_by.keys()}
+        for subject, new in r.judged(self.ctx, targets, held, r).items():
+            old = results.pop((key, subject), [])
+            if old == new:
+                if new:
+                    results[(key, subject)] = new
+                continue
+            for finding in old:
+                for named in finding.subjects:
+                    if held_by.get(named) == subject:
+                        del held_by[named]
+            if new:
+                results[(key, subject)] = new
+                _hold(held_by, subject, new)
+            delta.removed.extend(old)
+            delta.added.extend(new)
+
     def _rebundled(self, change: Change) -> set[str]:
         """Cables whose bundle an edit may have changed: cables added, removed or edited, and the
         cables of devices added, removed or moved to another rack. (Cables of a moved rack keep
@@ -391,94 +421,18 @@ class Validator:
                 links |= self.doc.link_ids_of(obj_id)
         return links
 
-    def _dirty(self, change: Change) -> dict[str, set[str]]:
-        """Subjects per scope an edit can affect (old and new neighbourhoods)."""
-        doc, ctx = self.doc, self.ctx
-        dirty: dict[str, set[str]] = {scope: set() for scope in SCOPES}
-        dirty[HALL].add(HALL_SUBJECT)
-        direct: set[str] = set()
-        spatial: set[str] = set()
-        zones_changed = False
-        for obj_id in change.touched:
-            prefix = prefix_of(obj_id)
-            if prefix == "rack":
-                direct.add(obj_id)
-            elif prefix == "dev":
-                direct.update(r for r in (self._device_rack.get(obj_id), getattr(doc.find(obj_id), "rack", None)) if r)
-                dirty[DEVICE].add(obj_id)
-                dirty[CDU].add(obj_id)
-                dirty[LINK].update(doc.link_ids_of(obj_id))
-            elif prefix == "fu":
-                dirty[FLOOR_UNIT].add(obj_id)
-                dirty[CDU].add(obj_id)
-            elif prefix == "bus":
-                dirty[BUSBAR].add(obj_id)
-            elif prefix == "zone":
-                zones_changed = True
-            elif prefix == "link":
-                dirty[LINK].add(obj_id)
-            if prefix in SPATIAL_PREFIXES:
-                spatial.add(obj_id)
-        regions = [self._bounds[i] for i in spatial if i in self._bounds]
-        owners = set(dirty[BUSBAR]) | set(dirty[CDU])
-
-        def collect_assignments() -> None:
-            for rack_id in direct:
-                feed_a, feed_b, cdu = ctx.assignments(rack_id)
-                dirty[BUSBAR].update(f for f in (feed_a, feed_b) if f)
-                if cdu:
-                    dirty[CDU].add(cdu)
-            for owner in owners:
-                if prefix_of(owner) != "bus":
-                    dirty[RACK].update(ctx.racks_on_cdu(owner))
-                    continue
-                for rack_id in ctx.racks_on_feed(owner):  # and the partner busbars of its racks
-                    dirty[RACK].add(rack_id)
-                    dirty[BUSBAR].update(f for f in ctx.assignments(rack_id)[:2] if f)
-
-        collect_assignments()  # the old assignments, before the index forgets them
-        ctx.forget(racks=direct, spatial=spatial, assignments=direct, zones_changed=zones_changed)
-        for obj_id in spatial:
-            if obj_id in doc:
-                self._bounds[obj_id] = object_bounds(doc, obj_id)
-                regions.append(self._bounds[obj_id])
-            else:
-                self._bounds.pop(obj_id, None)
-        for obj_id in change.touched:
-            if prefix_of(obj_id) == "dev":
-                device = doc.devices.get(obj_id)
-                if device is None:
-                    self._device_rack.pop(obj_id, None)
-                else:
-                    self._device_rack[obj_id] = device.rack
-        for rack_id in direct:
-            if rack_id not in doc.racks:
-                continue
-            for device in doc.devices_in(rack_id):
-                dirty[DEVICE].add(device.id)
-                dirty[LINK].update(doc.link_ids_of(device.id))
-                if doc.catalog[device.type].kind == RACK_CDU:
-                    owners.add(device.id)
-                    dirty[CDU].add(device.id)
-        collect_assignments()  # the new ones
-        margin = self.margin()
-        for region in regions:
-            for obj_id in ctx.near(region, margin):
-                prefix = prefix_of(obj_id)
-                if prefix == "rack":
-                    dirty[RACK].add(obj_id)
-                elif prefix == "fu":
-                    dirty[FLOOR_UNIT].add(obj_id)
-        dirty[RACK] |= direct
-        if direct or zones_changed:
-            dirty[ZONE].update(doc.zones)
-        dirty[ZONE].update(i for i in change.touched if prefix_of(i) == "zone")
-        if zones_changed:
-            dirty[RACK].update(doc.racks)
-            dirty[FLOOR_UNIT].update(doc.floor_units)
-        return dirty
+def _hold(held_by: dict[str, str], subject: str, findings: list[Finding]) -> None:
+    """Note that ``subject``'s findings name each of their subjects."""
+    for finding in findings:
+        held_by.update(dict.fromkeys(finding.subjects, subject))
 
 
 def validate(doc: Document) -> list[Finding]:
     """Every finding of the plan (a full run), errors first."""
     return Validator(doc).findings
+
+
+#: The scopes are ``planner.rules.scopes``'; the rule modules name them from here, beside ``rule``.
+__all__ = ["BUSBAR", "CATALOGUE", "CDU", "DEVICE", "FLOOR_UNIT", "HALL", "HALL_SUBJECT", "LINK", "PAIR", "RACK",
+           "RULE_MODULES", "SCOPES", "TRAY", "ZONE", "Catalogue", "Delta", "Rule", "Validator", "all_rules", "rule",
+           "run_through", "subjects", "validate"]

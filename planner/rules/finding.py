@@ -27,8 +27,12 @@ def _natural_key(text: str) -> tuple:
     return natural_key(text)
 
 
-#: Findings name the same ids and rules over and over: split each into its natural key once.
-_natural = lru_cache(maxsize=1 << 17)(_natural_key)
+#: A finding is placed by this many of its first subjects in natural order (then by its message,
+#: and only then by all its subjects as they are): N8 names a rack pair's 1k stale cables.
+_SORTED_SUBJECTS = 8
+#: An id's or a rule's natural key (``natural_key``): findings name the same ids and rules over
+#: and over, each is split once.
+id_key = lru_cache(maxsize=1 << 17)(_natural_key)
 
 
 @dataclass(frozen=True, init=False)
@@ -74,8 +78,9 @@ class Finding:
         values = self.__dict__
         key = values.get("_sort_key")
         if key is None:
-            key = values["_sort_key"] = (_SEVERITY_RANK.get(self.severity, 3), _natural(self.rule),
-                                         tuple(map(_natural, self.subjects)), self.message)
+            subjects = self.subjects
+            key = values["_sort_key"] = (_SEVERITY_RANK.get(self.severity, 3), id_key(self.rule),
+                                         tuple(map(id_key, subjects[:_SORTED_SUBJECTS])), self.message, subjects)
         return key
 
 

@@ -10,10 +10,10 @@ data networks' (power cords and hoses have no media and stay in their rack).
 Per-cable checks (N1 rail, N3 speed, N7 reach) are LINK-scoped. Checks that look at a
 switch's or the whole fabric's cables (N2 ports used once, N4 even spreading, N5 uplink
 bandwidth, N6 reachability) are HALL-scoped: the engine does not mark a device dirty when
-one of its cables changes, and one pass over the links answers them all. N8 (LINK) re-routes
+one of its cables changes, and one pass over the links answers them all. N8 (PAIR) re-routes
 the cables of a moved rack (and those of the rack pairs whose route a shifted cross-aisle tray
-changed) and reports each cable whose stored length no longer matches: an error where the new length exceeds the stock length
-bought, a warning otherwise. N9 (TRAY) checks the busiest stretch of each tray from the loads
+changed) and reports, per rack pair, the cables whose stored lengths no longer match: an error
+naming those whose new length exceeds the stock length bought, a warning naming the others. N9 (TRAY) checks the busiest stretch of each tray from the loads
 the Context keeps up to date (``planner.fabric.trays``).
 """
 
@@ -43,10 +43,10 @@ from planner.model.objects import (
 from planner.model.ports import COMPUTE
 from planner.rules.context import CUT_OFF, Context
 from planner.rules.end_codes import end_codes
-from planner.rules.engine import HALL, HALL_SUBJECT, LINK, TRAY, Rule, rule
+from planner.rules.engine import HALL, HALL_SUBJECT, LINK, PAIR, TRAY, Rule, rule
 from planner.rules.finding import ERROR, WARNING, Finding
 from planner.rules.ports_used import port_problems
-from planner.rules.route_findings import stale_candidates, stale_finding, stale_narrowed
+from planner.rules.route_findings import stale_candidates, stale_judged, stale_judgement
 from planner.rules.route_lengths import ROUTED_TIERS
 
 #: Every field of a cable but what installers record on it (its state and note: no rule reads
@@ -364,19 +364,18 @@ def reachability(ctx: Context, subject: str, r: Rule) -> Iterator[Finding]:
                     f"{len(cut_off)} of {nodes} GPU nodes cannot reach the rest of the fabric: {shown}{more}")
 
 
-_ROUTE_READS = {*_ENDS, "link.length_m", "link.media", "link.label", "dev.rack", "dev.u", "dev.type", "dev.name",
+_ROUTE_READS = {*_ENDS, "link.length_m", "link.stock_m", "link.media", "link.label", "dev.rack", "dev.u", "dev.type", "dev.name",
                 "rack.x", "rack.y", "rack.rotation", "rack.row", "rack.type", "rack.name"}
 
 
-@rule("N8", scope=LINK, reads=_ROUTE_READS, basis=("cable_slack_fraction", "cable_slack_min_m", "tray_height_m"),
+@rule("N8", scope=PAIR, reads=_ROUTE_READS, basis=("cable_slack_fraction", "cable_slack_min_m", "tray_height_m"),
       source="DESIGN §5 Cables: routed length with slack", title="Cable lengths match their routes",
-      follows_routes=True, candidates=stale_candidates, narrowed=stale_narrowed)
-def length_current(ctx: Context, link_id: str, r: Rule) -> Iterator[Finding]:
-    """After racks move, a stored length goes stale: an error where the cable bought is now too short
-    (``planner.rules.route_findings``)."""
-    found = stale_finding(ctx, link_id)
-    if found is not None:
-        yield r.finding(ctx, found[0], (link_id,), found[1])
+      follows_routes=True, candidates=stale_candidates, judged=stale_judged)
+def length_current(ctx: Context, pair: str, r: Rule) -> Iterator[Finding]:
+    """After racks move, stored lengths go stale: per rack pair, an error naming the cables bought
+    now too short, a warning naming the others (``planner.rules.route_findings``)."""
+    for severity, subjects, message in stale_judgement(ctx, pair):
+        yield r.finding(ctx, severity, subjects, message)
 
 
 _TRAY_READS = {*_CABLE_FIELDS, "dev.rack", "dev.type", "rack.x", "rack.y", "rack.rotation", "rack.row", "rack.type"}

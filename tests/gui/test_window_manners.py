@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from planner.commands import RemoveObjects
+from planner.commands import RemoveObjects, edits
 from planner.layout.templates import build_template
 from planner.model.document import natural_key
 from planner.ui.plan.canvas import MIN_SHOWN_PIXELS
@@ -66,3 +66,19 @@ def test_the_window_fills_the_screen_the_first_time_and_opens_as_it_was_after(qt
     qtbot.addWidget(again)
     again.show_as_last_time()
     assert not again.isMaximized() and again.size().width() < screen.width()  # the size it closed at
+
+
+def test_a_stale_length_finding_selects_its_rack_pairs_cables(window):
+    """N8 names a rack pair's stale cables in one finding: activating it selects every one of them
+    in the Cables dock, the first current, and the plan shows their route."""
+    session, doc = window.session, window.session.doc
+    spine_rack = next(r for r in doc.racks if any(d.role == "spine" for d in doc.devices_in(r)))
+    session.push(edits.move_objects(doc, [spine_rack], 0.6, 0.0))
+    finding = next(f for f in window.findings_dock.visible_findings() if f.rule == "N8" and len(f.subjects) > 3)
+    window.cable_dock.filter.setText("no such cable")  # a filter hiding them is cleared
+    window.findings_dock.activate(finding)
+    dock = window.cable_dock
+    assert sorted(dock.selected_links(), key=natural_key) == list(finding.subjects)
+    assert dock.selected_link() == finding.subjects[0]
+    first = doc.links[finding.subjects[0]]
+    assert window.plan_view.route_ends() == (doc.devices[first.a_device].rack, doc.devices[first.b_device].rack)

@@ -1,5 +1,6 @@
 """The findings dock: every finding with its severity, rule, subject and numbers, filtered by
-severity and rule family. Clicking a finding selects its subjects and centres the plan on them.
+severity and rule family. Clicking a finding selects its subjects and centres the plan on them; a
+finding that names cables alone selects them in the Cables dock (which shows the route).
 
 A tray-fill finding (N9) names a cable tray ("tray:row:x:5400"), not an object of the plan: the
 dock shows the tray's description ("Row 2 tray (y 5.40 m)") and centres the plan on the tray's
@@ -37,6 +38,8 @@ from PySide6.QtWidgets import (
 
 from planner.fabric.trays import Tray, TrayLoads
 from planner.model.document import Document, prefix_of
+from planner.model.labels import cable_label
+from planner.model.objects import Link
 from planner.rules.finding import ERROR, INFO, WARNING, Finding
 from planner.ui.session import DocumentSession
 from planner.ui.validation.live import FindingsUpdate, LiveValidator
@@ -57,7 +60,7 @@ def is_tray(subject: str) -> bool:
 
 
 def subject_name(doc: Document, obj_id: str, loads: TrayLoads | None = None) -> str:
-    """A subject as people call it: "R01/N1", "Busbar A1", "Row 2 tray (y 5.40 m)"."""
+    """A subject as people call it: "R01/N1", "Busbar A1", "Row 2 tray (y 5.40 m)", a cable's label."""
     if is_tray(obj_id):
         try:
             tray = Tray.parse(obj_id)
@@ -69,6 +72,8 @@ def subject_name(doc: Document, obj_id: str, loads: TrayLoads | None = None) -> 
         return obj_id
     if prefix_of(obj_id) == "dev" and obj.rack in doc.racks:
         return f"{doc.racks[obj.rack].name}/{obj.name}"
+    if isinstance(obj, Link):
+        return cable_label(doc, obj)
     return getattr(obj, "name", "") or getattr(obj, "label", "") or obj_id
 
 
@@ -182,6 +187,9 @@ class FindingsModel(QAbstractTableModel):
                 if not finding.subjects:
                     return ""
                 subject = finding.subjects[0]
+                if len(finding.subjects) > 1 and prefix_of(subject) == "link" and \
+                        all(prefix_of(s) == "link" for s in finding.subjects):
+                    return f"{len(finding.subjects):,} cables"  # N8's stale cables of a rack pair
                 loads = self.live.context.tray_loads() if self.live is not None and is_tray(subject) else None
                 return subject_name(self.session.doc, subject, loads)
             if column == 3:
@@ -234,6 +242,9 @@ class FindingsDock(QDockWidget):
     centre_rect_requested = Signal(float, float, float, float)
     #: Emitted with the tray id when a tray finding is activated (the window shows the tray overlay).
     tray_requested = Signal(str)
+    #: Emitted with the cable ids of a finding that names cables and nothing to centre on (N8's
+    #: stale cables of a rack pair): the Cables dock selects them and the plan shows the route.
+    cables_requested = Signal(list)
 
     def __init__(self, session: DocumentSession, live: LiveValidator, parent: QWidget | None = None) -> None:
         super().__init__("Findings", parent)
@@ -323,6 +334,10 @@ class FindingsDock(QDockWidget):
         tray_id = next((s for s in finding.subjects if is_tray(s)), "")
         if tray_id:
             self.centre_on_tray(tray_id)
+            return
+        cables = [s for s in finding.subjects if prefix_of(s) == "link" and s in doc.links]
+        if cables:
+            self.cables_requested.emit(cables)
 
     def centre_on_tray(self, tray_id: str) -> None:
         """Ask the plan to centre on the busiest stretch of a tray (nothing when it carries no cable now)."""

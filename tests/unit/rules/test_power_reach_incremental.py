@@ -58,7 +58,7 @@ def test_moving_a_rack_rechecks_its_own_reach(hall_text):
     assert rack.id in seen
     # only racks near its old or new place (every rack rule's spatial neighbourhood) ran again,
     # not the racks further along its busbars
-    margin = validator.margin()
+    margin = validator.affected.margin()
     near = {r for r in doc.racks if any(_near(doc.rack_bounds(doc.racks[r]), box, margin)
                                         for box in (old_box, doc.rack_bounds(rack)))}
     assert set(seen) <= near
