@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from planner.export.netbox_twins import LABEL_JOIN, TWIN_PROFILE, port_number
+from planner.export.netbox_twins import LABEL_JOIN, TWIN_PROFILE, TWIN_STRIDE, port_number
 from planner.io.netbox import NetBoxImport, NetBoxReadError, _Reader
 from planner.io.netbox_catalog import DeviceTypeError, match_catalogue, parse_device_type
 from planner.io.netbox_names import slugify
@@ -144,6 +144,10 @@ def _cable_rows(cable: dict[str, Any]) -> list[dict[str, str]]:
     a profiled cable's ends pair by their place, each row's id its port-cable's record); none
     for one the plan holds otherwise (a PDU inlet to its power feed: the rack's feeds say that)
     or with several ends a side that no profile pairs."""
+    number = cable["id"]
+    if isinstance(number, int) and number >= TWIN_STRIDE:  # a server's ids NetBox's never reach
+        raise NetBoxReadError(f"NetBox cable {number}", f"an id of {TWIN_STRIDE:,} or more: the plan records a "
+                              f"twin cable's second port-cable as {TWIN_STRIDE:,} plus the cable's id")
     a_ends, b_ends = cable.get("a_terminations") or [], cable.get("b_terminations") or []
     paired = _text(cable.get("profile")) == TWIN_PROFILE
     if len(a_ends) != len(b_ends) or not a_ends or (len(a_ends) > 1 and not paired):
@@ -153,7 +157,7 @@ def _cable_rows(cable: dict[str, Any]) -> list[dict[str, str]]:
         labels = [cable.get("label") or ""] + [""] * (len(a_ends) - 1)
     rows = []
     for place, (a_end, b_end) in enumerate(zip(a_ends, b_ends, strict=True)):
-        row = {"id": _text(port_number(cable["id"], place)), "type": cable.get("type") or "",
+        row = {"id": _text(port_number(number, place)), "type": cable.get("type") or "",
                "status": _text(cable.get("status")), "label": labels[place], "length": _text(cable.get("length")),
                "length_unit": _text(cable.get("length_unit")), "description": cable.get("description") or "",
                "tags": ",".join(t.get("slug", "") for t in cable.get("tags") or [])}

@@ -2,11 +2,17 @@
 port-cables with the profile that pairs them (``planner.export.netbox_twins``), as NetBox 4.6.8
 took it (tests/data/netbox_api/cables.twin*.json): counted as the BOM counts it, each interface's
 link peer its plan partner, kept through a pull, a rewired leg and a re-pairing, and left out of
-the CSV update set."""
+the CSV update set; a pull refuses a server's twin cables it cannot read, by name."""
 
 from __future__ import annotations
 
+import copy
 import csv
+import functools
+import json
+import operator
+import random
+from pathlib import Path
 
 import pytest
 from netbox_fake import shapes
@@ -16,11 +22,14 @@ from test_push_fake import ends_by_name, pair_ends, plan_counts, twin_cables
 from planner.export.netbox import write_netbox
 from planner.export.netbox_twins import TWIN_PROFILE, TWIN_STRIDE, cable_of
 from planner.export.options import ExportOptions
+from planner.io.netbox import NetBoxReadError
 from planner.model.copper import SPLITTER, STRAIGHT, copper_assemblies
 from planner.netbox.onto import onto
-from planner.netbox.pull import pull
+from planner.netbox.pull import _cable_rows, pull
 from planner.netbox.push import push
 from planner.review.diff import diff_plans
+
+RECORDED = Path(__file__).resolve().parents[2] / "data" / "netbox_api"
 
 
 @pytest.fixture
@@ -131,3 +140,49 @@ def test_the_fake_refuses_a_blank_profile_and_a_third_end_as_netbox_did(pushed, 
         "profile": TWIN_PROFILE, "status": "planned", "a_terminations": ends[:1], "b_terminations": ends * 2}])
     assert status == 400 and body[0]["b_terminations"][0].startswith("B side of cable has 4 terminations but only 2")
     assert shapes.error("twin-three")[0]["b_terminations"][0].replace("3", "4", 1) == body[0]["b_terminations"][0]
+
+
+def test_a_cable_id_at_the_twin_stride_is_refused_by_name(pushed, fake, client):
+    """A server whose cable ids reach 10^11 (NetBox's never do) would give a single cable the
+    number of a twin's second port-cable: the pull names the cable and why, not a clash of ids."""
+    cables = fake.store.data["dcim/cables"]
+    twin = next(c for c in cables.values() if c.get("profile") == TWIN_PROFILE)
+    single = next(c for c in cables.values() if not c.get("profile"))
+    del cables[single["id"]]
+    single["id"] = twin["id"] + TWIN_STRIDE
+    cables[single["id"]] = single
+    with pytest.raises(NetBoxReadError, match=rf"NetBox cable {single['id']}: an id of 100,000,000,000 or more"):
+        pull(client, pushed.meta.project)
+
+
+def test_a_mangled_twin_cable_is_read_or_refused_as_an_answer_not_netbox_s():
+    """NetBox 4.6.8's twin cable (recorded) with values swapped for hostile ones at random: each
+    is read into rows or fails with an error the CLI reports as "not shaped as NetBox 4.x answers"
+    (``planner.cli.netbox``), never another exception."""
+    recorded = json.loads((RECORDED / "cables.twin.json").read_text())["response"]["results"][0]
+
+    def places(value, path=()):
+        yield path
+        children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        for key, child in children:
+            yield from places(child, (*path, key))
+
+    paths = [p for p in places(recorded) if p]
+    hostile = [None, 0, -1, 1e308, float("nan"), "", "x" * 10_000, [], {}, [1], {"a": 1}, True, "=cmd()",
+               [None], [{"object": None}], 10**30]
+    rng, read = random.Random(3), 0
+    for _ in range(3000):
+        cable = copy.deepcopy(recorded)
+        for _change in range(rng.randint(1, 3)):
+            *where, last = rng.choice(paths)
+            try:
+                functools.reduce(operator.getitem, where, cable)[last] = rng.choice(hostile)
+            except (KeyError, IndexError, TypeError):  # a path an earlier change replaced
+                pass
+        try:
+            rows = _cable_rows(cable)
+        except (KeyError, TypeError, AttributeError, ValueError):
+            continue
+        read += 1
+        assert all(isinstance(row, dict) and row["id"] for row in rows)
+    assert 0 < read < 3000
