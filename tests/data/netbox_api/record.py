@@ -79,6 +79,22 @@ def record_then_clean_up(record, clean_up) -> None:
         clean_up(server)
 
 
+def delete_site_and_shared(server: Server, site_slug: str, in_site: tuple[str, ...],
+                           shared: tuple[tuple[str, str], ...]) -> None:
+    """A recorder's clean-up: its own site, after what it made there (``in_site`` endpoints in
+    that order: cables before devices), then its shared objects (``(endpoint, slug)`` in that
+    order: a type before its manufacturer). Nothing else is touched."""
+    for site in server.ok("GET", f"/api/dcim/sites/?slug={site_slug}")["results"]:
+        for endpoint in in_site:
+            found = server.ok("GET", f"/api/{endpoint}/?site_id={site['id']}&fields=id")["results"]
+            if found:
+                server.ok("DELETE", f"/api/{endpoint}/", [{"id": o["id"]} for o in found])
+        server.ok("DELETE", "/api/dcim/sites/", [{"id": site["id"]}])
+    for endpoint, slug in shared:
+        for found in server.ok("GET", f"/api/{endpoint}/?slug={slug}")["results"]:
+            server.ok("DELETE", f"/api/{endpoint}/", [{"id": found["id"]}])
+
+
 def main(url: str, token_file: str) -> None:
     server = Server(url, Path(token_file).read_text().strip())
     get(server, "status", "/api/status/")

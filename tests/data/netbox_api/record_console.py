@@ -11,7 +11,7 @@ ports and the OPTIONS choices, then deletes every object it made.
 
 from __future__ import annotations
 
-from record import Server, get, record_options, record_then_clean_up, write
+from record import Server, delete_site_and_shared, get, record_options, record_then_clean_up, write
 
 MAKER, MAKER_SLUG = "fake-rec console maker", "fake-rec-console-maker"
 ROLE, ROLE_SLUG = "fake-rec console role", "fake-rec-console-role"
@@ -36,15 +36,9 @@ def record(server: Server) -> None:
 
 def clean_up(server: Server) -> None:
     """Delete what this script made (and only that), the device before its type."""
-    for site in server.ok("GET", f"/api/dcim/sites/?slug={SLUG}")["results"]:
-        devices = server.ok("GET", f"/api/dcim/devices/?site_id={site['id']}&fields=id")["results"]
-        if devices:
-            server.ok("DELETE", "/api/dcim/devices/", [{"id": d["id"]} for d in devices])
-        server.ok("DELETE", "/api/dcim/sites/", [{"id": site["id"]}])
-    for path, slug in (("dcim/device-types", TYPE_SLUG), ("dcim/device-roles", ROLE_SLUG),
-                       ("dcim/manufacturers", MAKER_SLUG)):
-        for found in server.ok("GET", f"/api/{path}/?slug={slug}")["results"]:
-            server.ok("DELETE", f"/api/{path}/", [{"id": found["id"]}])
+    delete_site_and_shared(server, SLUG, ("dcim/devices",),
+                           (("dcim/device-types", TYPE_SLUG), ("dcim/device-roles", ROLE_SLUG),
+                            ("dcim/manufacturers", MAKER_SLUG)))
 
 
 if __name__ == "__main__":

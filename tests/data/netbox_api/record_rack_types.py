@@ -12,7 +12,7 @@ deletes every object it made.
 
 from __future__ import annotations
 
-from record import Server, get, record_options, record_then_clean_up, write
+from record import Server, delete_site_and_shared, get, record_options, record_then_clean_up, write
 
 MAKER, MAKER_SLUG = "fake-rec rack maker", "fake-rec-rack-maker"
 SITE, SLUG = "fake-rec rack types", "fake-rec-rack-types"
@@ -40,14 +40,8 @@ def record(server: Server) -> None:
 
 def clean_up(server: Server) -> None:
     """Delete what this script made (and only that), the rack before its type."""
-    for site in server.ok("GET", f"/api/dcim/sites/?slug={SLUG}")["results"]:
-        racks = server.ok("GET", f"/api/dcim/racks/?site_id={site['id']}&fields=id")["results"]
-        if racks:
-            server.ok("DELETE", "/api/dcim/racks/", [{"id": r["id"]} for r in racks])
-        server.ok("DELETE", "/api/dcim/sites/", [{"id": site["id"]}])
-    for path, slug in (("dcim/rack-types", TYPE_SLUG), ("dcim/manufacturers", MAKER_SLUG)):
-        for found in server.ok("GET", f"/api/{path}/?slug={slug}")["results"]:
-            server.ok("DELETE", f"/api/{path}/", [{"id": found["id"]}])
+    delete_site_and_shared(server, SLUG, ("dcim/racks",),
+                           (("dcim/rack-types", TYPE_SLUG), ("dcim/manufacturers", MAKER_SLUG)))
 
 
 if __name__ == "__main__":

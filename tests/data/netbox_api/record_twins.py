@@ -17,7 +17,7 @@ keeps (F's ``1/1`` first, B's ``1/2`` kept: the database's unique connector, a 5
 
 from __future__ import annotations
 
-from record import Server, get, record_then_clean_up, write
+from record import Server, delete_site_and_shared, get, record_then_clean_up, write
 
 MAKER, MAKER_SLUG = "fake-rec twin maker", "fake-rec-twin-maker"
 ROLE, ROLE_SLUG = "fake-rec twin role", "fake-rec-twin-role"
@@ -72,16 +72,9 @@ def record(server: Server) -> None:
 
 def clean_up(server: Server) -> None:
     """Delete what this script made (and only that), the cables and devices before their type."""
-    for site in server.ok("GET", f"/api/dcim/sites/?slug={SLUG}")["results"]:
-        for endpoint in ("dcim/cables", "dcim/devices"):
-            found = server.ok("GET", f"/api/{endpoint}/?site_id={site['id']}&fields=id")["results"]
-            if found:
-                server.ok("DELETE", f"/api/{endpoint}/", [{"id": o["id"]} for o in found])
-        server.ok("DELETE", "/api/dcim/sites/", [{"id": site["id"]}])
-    for path, slug in (("dcim/device-types", TYPE_SLUG), ("dcim/device-roles", ROLE_SLUG),
-                       ("dcim/manufacturers", MAKER_SLUG)):
-        for found in server.ok("GET", f"/api/{path}/?slug={slug}")["results"]:
-            server.ok("DELETE", f"/api/{path}/", [{"id": found["id"]}])
+    delete_site_and_shared(server, SLUG, ("dcim/cables", "dcim/devices"),
+                           (("dcim/device-types", TYPE_SLUG), ("dcim/device-roles", ROLE_SLUG),
+                            ("dcim/manufacturers", MAKER_SLUG)))
 
 
 if __name__ == "__main__":
