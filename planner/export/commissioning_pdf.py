@@ -53,7 +53,7 @@ from planner.model.catalog import RACK_CDU
 from planner.model.document import Document, natural_key
 from planner.model.objects import TIERS
 from planner.rules.engine import validate
-from planner.rules.finding import ERROR, WARNING, Finding
+from planner.rules.finding import ERROR, WARNING, Finding, cables_named
 from planner.rules.report import build_report
 from planner.text import count, plural
 
@@ -424,7 +424,8 @@ def _handover(doc: Document, report: dict, findings: list[Finding], width: float
             obj = doc.find(obj_id)
             return getattr(obj, "name", obj_id) if obj is not None else trays.get(obj_id, obj_id)
 
-        rows = [[f.severity, f.rule, ", ".join(name(s) for s in f.subjects), f.message, f.source] for f in findings]
+        rows = [[f.severity, f.rule, cables_named(f) or ", ".join(name(s) for s in f.subjects), f.message, f.source]
+                for f in findings]
         tables = data_tables(["severity", "rule", "subjects", "finding", "source"], rows, [48, 30, 70, 250, 120],
                              width, [1, 1, CELL_LINES, MESSAGE_LINES, CELL_LINES])
         counts = Counter(f.rule for f in findings)  # sorted by severity, then rule: a bookmark at each rule's first

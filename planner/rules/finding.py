@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any
 
-from planner.model.document import natural_key
+from planner.model.document import natural_key, prefix_of
 
 ERROR = "error"
 WARNING = "warning"
@@ -82,6 +82,15 @@ class Finding:
             key = values["_sort_key"] = (_SEVERITY_RANK.get(self.severity, 3), id_key(self.rule),
                                          tuple(map(id_key, subjects[:_SORTED_SUBJECTS])), self.message, subjects)
         return key
+
+
+def cables_named(finding: Finding) -> str:
+    """"26 cables" for a finding that names cables alone, more than one (N8's stale lengths of a
+    rack pair), where a list of their ids would say less; "" otherwise."""
+    subjects = finding.subjects
+    if len(subjects) > 1 and all(prefix_of(s) == "link" for s in subjects):
+        return f"{len(subjects):,} cables"
+    return ""
 
 
 def sort_findings(findings: list[Finding]) -> list[Finding]:

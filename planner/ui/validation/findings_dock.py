@@ -40,7 +40,7 @@ from planner.fabric.trays import Tray, TrayLoads
 from planner.model.document import Document, prefix_of
 from planner.model.labels import cable_label
 from planner.model.objects import Link
-from planner.rules.finding import ERROR, INFO, WARNING, Finding
+from planner.rules.finding import ERROR, INFO, WARNING, Finding, cables_named
 from planner.ui.session import DocumentSession
 from planner.ui.validation.live import FindingsUpdate, LiveValidator
 
@@ -187,9 +187,8 @@ class FindingsModel(QAbstractTableModel):
                 if not finding.subjects:
                     return ""
                 subject = finding.subjects[0]
-                if len(finding.subjects) > 1 and prefix_of(subject) == "link" and \
-                        all(prefix_of(s) == "link" for s in finding.subjects):
-                    return f"{len(finding.subjects):,} cables"  # N8's stale cables of a rack pair
+                if cables := cables_named(finding):
+                    return cables
                 loads = self.live.context.tray_loads() if self.live is not None and is_tray(subject) else None
                 return subject_name(self.session.doc, subject, loads)
             if column == 3:

@@ -298,3 +298,14 @@ def test_cancelled_export_leaves_no_partial_file(cabled_doc, tmp_path):
         write_atomic(target, lambda out: cabling_pdf.write_cabling_pdf(cabled_doc, out, options), backup=False)
     assert target.read_bytes() == b"previous"
     assert [p.name for p in tmp_path.iterdir()] == ["plan.pdf"]
+
+
+def test_commissioning_counts_the_cables_of_a_stale_rack_pair(cabled_doc, options):
+    """N8 names a rack pair's stale cables in one finding: its row says how many cables, not a
+    list of cable ids."""
+    rack = next(r for r in cabled_doc.racks.values() if r.name == "R03")
+    rack.x += 0.6
+    [stale] = [f for f in validate(cabled_doc) if f.rule == "N8" and len(f.subjects) > 1][:1]
+    text = squash(" ".join(page_texts(pdf_bytes(commissioning_pdf.write_commissioning_pdf, cabled_doc, options))))
+    assert f"{stale.severity} N8 {len(stale.subjects)} cables {stale.message[:40]}" in text
+    assert "link-" not in text
