@@ -26,9 +26,10 @@ from planner.commands.base import AddObjects, Command, Compound, RemoveObjects, 
 from planner.model.document import Document, natural_key
 from planner.model.objects import COLLECTIONS
 from planner.rules.context import Context
-from planner.rules.engine import CDU, Validator, subjects
+from planner.rules.engine import Validator
 from planner.rules.figures import cdu_figures, feed_figures, floor_load_kpa
 from planner.rules.finding import Finding, sort_findings
+from planner.rules.scopes import CDU, subjects
 
 FIGURE_KINDS = ("feed", "cdu", "zone")
 _FIGURE_ORDER = ("normal current", "failover current", "heat", "flow", "peak floor load")

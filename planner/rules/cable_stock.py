@@ -11,8 +11,9 @@ from collections.abc import Iterator
 
 from planner.model.labels import cable_label
 from planner.rules.context import Context
-from planner.rules.engine import LINK, Rule, rule
+from planner.rules.engine import Rule, rule
 from planner.rules.finding import ERROR, Finding
+from planner.rules.scopes import LINK
 
 #: Lengths are kept to the centimetre (``planner.fabric.routing``): a stock length within half a
 #: centimetre of the route is the route.

@@ -24,8 +24,9 @@ from planner.model.networks import DATA_NETWORKS, network_of
 from planner.model.objects import Link
 from planner.rules.context import Context
 from planner.rules.end_codes import end_codes
-from planner.rules.engine import HALL, Rule, rule
+from planner.rules.engine import Rule, rule
 from planner.rules.finding import ERROR, Finding
+from planner.rules.scopes import HALL
 
 _READS = {"link.a_device", "link.a_port", "link.b_device", "link.b_port", "link.media", "dev.type", "dev.name",
           "dev.rack", "rack.name"}

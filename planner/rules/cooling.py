@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from planner.rules.context import Context
-from planner.rules.engine import CDU, RACK, ZONE, Rule, rule
+from planner.rules.engine import Rule, rule
 from planner.rules.figures import cdu_figures, cdu_name, is_cdu, kw, pipe_run_m
 from planner.rules.finding import ERROR, INFO, WARNING, Finding
+from planner.rules.scopes import CDU, RACK, ZONE
 
 _LOOP_READS = {"rack.cdu", "dev.type", "dev.rack", "fu.type"}
 _CDU_SOURCE = "CDU datasheet (catalogue): capacity and rated flow with the redundant pump out (N+1)"

@@ -11,9 +11,10 @@ from collections.abc import Iterator
 from planner.model.basis import ASHRAE_CLASSES
 from planner.rules.context import Context
 from planner.rules.coolant import class_limit_c, pump_failure
-from planner.rules.engine import CDU, HALL, HALL_SUBJECT, Rule, rule
+from planner.rules.engine import Rule, rule
 from planner.rules.figures import cdu_figures, kw
 from planner.rules.finding import ERROR, INFO, Finding
+from planner.rules.scopes import CDU, HALL, HALL_SUBJECT
 
 _LOOP_READS = {"rack.cdu", "dev.type", "dev.rack", "fu.type", "rack.name"}
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from planner.rules.context import Context
-from planner.rules.engine import RACK, Rule, rule
+from planner.rules.engine import Rule, rule
 from planner.rules.finding import WARNING, Finding
 from planner.rules.ppue import BOUNDARY, rack_ppue
+from planner.rules.scopes import RACK
 
 _BASIS = ("loop_pressure_drop_kpa", "pump_efficiency", "air_cooling_cop", "busbar_efficiency",
           "rack_pdu_efficiency", "ppue_target", "fluid", "delta_t_k")

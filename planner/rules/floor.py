@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from planner.rules.context import Context
-from planner.rules.engine import FLOOR_UNIT, RACK, ZONE, Rule, rule
+from planner.rules.engine import Rule, rule
 from planner.rules.figures import GRAVITY, floor_load_kpa
 from planner.rules.finding import ERROR, INFO, WARNING, Finding
+from planner.rules.scopes import FLOOR_UNIT, RACK, ZONE
 
 _F1_BASIS = ("floor_method", "floor_warn_fraction", "ibm_service_load_kpa", "ibm_raised_floor_load_kpa",
              "ibm_service_depth_m")

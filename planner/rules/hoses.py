@@ -26,11 +26,12 @@ from planner.model.document import Document
 from planner.model.ports import COOLANT, RETURN_STEM, SUPPLY_STEM, coolant_names
 from planner.rules.columns import cable_columns, device_columns
 from planner.rules.context import Context
-from planner.rules.engine import HALL, Rule, rule
+from planner.rules.engine import Rule, rule
 from planner.rules.figures import flow_lpm, kw
 from planner.rules.finding import ERROR, INFO, Finding
 from planner.rules.held import Record, held_findings
 from planner.rules.hose_columns import End, HoseIndex, hose_columns, liquid_heat_bound, stem
+from planner.rules.scopes import HALL
 
 _READS = {"link.a_device", "link.a_port", "link.b_device", "link.b_port", "link.tier",
           "dev.type", "dev.rack", "dev.name", "dev.hostname", "rack.name"}

@@ -22,8 +22,9 @@ from weakref import WeakKeyDictionary
 
 from planner.model.document import Document, natural_key, prefix_of
 from planner.rules.context import Context
-from planner.rules.engine import DEVICE, HALL, Rule, rule
+from planner.rules.engine import Rule, rule
 from planner.rules.finding import ERROR, WARNING, Finding
+from planner.rules.scopes import DEVICE, HALL
 
 _READS = {"dev.hostname", "dev.name", "dev.rack", "dev.type", "rack.name"}
 #: RFC 1123 §2.1 / RFC 952: a label, and the whole name's length limit.

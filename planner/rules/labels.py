@@ -11,8 +11,9 @@ from collections.abc import Iterator
 
 from planner.model.labels import derived_label, names_its_ends
 from planner.rules.context import Context
-from planner.rules.engine import LINK, Rule, rule
+from planner.rules.engine import Rule, rule
 from planner.rules.finding import WARNING, Finding
+from planner.rules.scopes import LINK
 
 _READS = {"link.label", "link.a_device", "link.a_port", "link.b_device", "link.b_port",
           "dev.name", "dev.u", "dev.rack", "dev.hostname", "rack.name"}

@@ -43,11 +43,12 @@ from planner.model.objects import (
 from planner.model.ports import COMPUTE
 from planner.rules.context import CUT_OFF, Context
 from planner.rules.end_codes import end_codes
-from planner.rules.engine import HALL, HALL_SUBJECT, LINK, PAIR, TRAY, Rule, rule
+from planner.rules.engine import Rule, rule
 from planner.rules.finding import ERROR, WARNING, Finding
 from planner.rules.ports_used import port_problems
 from planner.rules.route_findings import stale_candidates, stale_judged, stale_judgement
 from planner.rules.route_lengths import ROUTED_TIERS
+from planner.rules.scopes import HALL, HALL_SUBJECT, LINK, PAIR, TRAY
 
 #: Every field of a cable but what installers record on it (its state and note: no rule reads
 #: them, so marking 98k cables verified re-checks nothing).

@@ -35,8 +35,9 @@ from planner.model.networks import (
 from planner.model.objects import Device
 from planner.model.ports import INBAND, OOB, STORAGE_NET
 from planner.rules.context import Context
-from planner.rules.engine import HALL, HALL_SUBJECT, LINK, Rule, rule
+from planner.rules.engine import Rule, rule
 from planner.rules.finding import ERROR, WARNING, Finding
+from planner.rules.scopes import HALL, HALL_SUBJECT, LINK
 
 _READS = {"link.a_device", "link.a_port", "link.b_device", "link.b_port", "link.tier", "link.media",
           "dev.type", "dev.role", "dev.name", "dev.rack", "dev.u", "rack.name"}

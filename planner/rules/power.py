@@ -12,7 +12,7 @@ from planner.model.cords import phase_imbalance
 from planner.model.document import natural_key
 from planner.model.physical import busbar_problem
 from planner.rules.context import Context
-from planner.rules.engine import BUSBAR, RACK, Rule, rule
+from planner.rules.engine import Rule, rule
 from planner.rules.figures import (
     amps,
     carrying_pdus,
@@ -24,6 +24,7 @@ from planner.rules.figures import (
     tapoff_reach,
 )
 from planner.rules.finding import ERROR, INFO, WARNING, Finding
+from planner.rules.scopes import BUSBAR, RACK
 
 _LOAD_READS = {"rack.feed_a", "rack.feed_b", "rack.phases", "dev.type", "dev.rack"}
 _PDU_SOURCE = "Rack PDU and rack vendor power ratings (catalogue)"

@@ -47,9 +47,10 @@ from planner.model.ports import POWER, PSU_INLETS, Outlet
 from planner.rules.columns import cable_columns, device_columns
 from planner.rules.context import Context
 from planner.rules.cord_columns import CordColumns, Load, cord_columns, cord_loads
-from planner.rules.engine import HALL, Rule, rule
+from planner.rules.engine import Rule, rule
 from planner.rules.finding import ERROR, INFO, WARNING, Finding
 from planner.rules.held import Record, held_findings
+from planner.rules.scopes import HALL
 
 #: Cable ends and tier, and a device's type, place and names (an added or removed object too).
 _READS = {"link.a_device", "link.a_port", "link.b_device", "link.b_port", "link.tier",

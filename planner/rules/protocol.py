@@ -16,8 +16,9 @@ from collections.abc import Iterator
 from planner.model.catalog import ETHERNET, INFINIBAND, SWITCH
 from planner.model.networks import in_compute_fabric
 from planner.rules.context import Context
-from planner.rules.engine import HALL, HALL_SUBJECT, Rule, rule
+from planner.rules.engine import Rule, rule
 from planner.rules.finding import ERROR, Finding
+from planner.rules.scopes import HALL, HALL_SUBJECT
 
 #: Shown in a finding: at most this many switch types of the other protocol.
 SHOWN = 4

@@ -14,8 +14,9 @@ from collections.abc import Iterator
 
 from planner.model.catalog import RACK_CDU, ROW_CDU
 from planner.rules.context import Context
-from planner.rules.engine import RACK, Rule, rule
+from planner.rules.engine import Rule, rule
 from planner.rules.finding import ERROR, Finding
+from planner.rules.scopes import RACK
 
 _KIND_NAMES = {"rack_pdu": "a rack PDU", "cabinet": "a power cabinet", "node": "a GPU node", "switch": "a switch",
                "storage": "a storage node", "rack_manifold": "a rack manifold"}

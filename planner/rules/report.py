@@ -14,7 +14,6 @@ from typing import Any
 from planner.fabric.trays import Tray, capacity_mm2
 from planner.model.document import Document, natural_key
 from planner.rules.context import Context
-from planner.rules.engine import CDU, subjects
 from planner.rules.figures import cdu_figures, feed_figures, floor_load_kpa
 from planner.rules.handoff_figures import (
     FACILITY_BASIS_KEYS,
@@ -22,6 +21,7 @@ from planner.rules.handoff_figures import (
     facility_report,
     rack_ppue_value,
 )
+from planner.rules.scopes import CDU, subjects
 
 BASIS_KEYS = ("voltage_v", "power_factor", "derating", "redundancy", "load_basis", "fluid", "delta_t_k",
               "facility_supply_c", "max_supply_c", "floor_method", "units", "row_tray_width_m", "row_tray_depth_m",

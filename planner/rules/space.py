@@ -13,8 +13,9 @@ from planner.model.catalog import CABINET
 from planner.model.document import natural_key, prefix_of
 from planner.model.geometry import FRONT_DIRECTION
 from planner.rules.context import Context
-from planner.rules.engine import FLOOR_UNIT, HALL, HALL_SUBJECT, RACK, Rule, rule
+from planner.rules.engine import Rule, rule
 from planner.rules.finding import ERROR, WARNING, Finding
+from planner.rules.scopes import FLOOR_UNIT, HALL, HALL_SUBJECT, RACK
 
 #: Overlaps smaller than this (m²) are edges touching, not equipment standing on each other.
 _AREA_EPS = 1e-6

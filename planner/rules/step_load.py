@@ -17,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from planner.rules.context import Context
-from planner.rules.engine import BUSBAR, HALL, Rule, rule
+from planner.rules.engine import Rule, rule
 from planner.rules.facility_draw import cabinet_draws, feed_draw
 from planner.rules.figures import amps
 from planner.rules.finding import ERROR, Finding
+from planner.rules.scopes import BUSBAR, HALL
 
 _READS = {"bus.type", "rack.feed_a", "rack.feed_b", "rack.phases", "dev.type", "dev.rack"}
 

@@ -35,9 +35,9 @@ from PySide6.QtWidgets import (
 from planner.fabric.trays import Tray, TraySpan, capacity_mm2
 from planner.model.document import Document
 from planner.model.objects import FloorUnit, Rack
-from planner.rules.engine import CDU, subjects
 from planner.rules.figures import cdu_figures, cdu_position, feed_figures, floor_load_kpa
 from planner.rules.ppue import ppue_boxes
+from planner.rules.scopes import CDU, subjects
 from planner.ui.plan.items import lod_of
 from planner.ui.plan.units import BUNDLE_OFFSET_M, RAIL_OFFSET_M, SCENE_PER_M, m, to_scene
 from planner.ui.validation.live import LiveValidator

@@ -13,7 +13,8 @@ import pytest
 from planner.commands import edits
 from planner.layout.templates import build_template
 from planner.rules.context import Context
-from planner.rules.engine import all_rules, subjects
+from planner.rules.engine import all_rules
+from planner.rules.scopes import subjects
 
 
 def _broken_pod():

@@ -6,8 +6,9 @@ from planner.commands.base import SetFields
 from planner.model.change import Change
 from planner.rules import engine
 from planner.rules.edit_kinds import changed_keys
-from planner.rules.engine import RACK, Validator, all_rules, rule, validate
+from planner.rules.engine import Validator, all_rules, rule, validate
 from planner.rules.finding import ERROR, Finding, counts
+from planner.rules.scopes import RACK
 
 
 def test_catalogue_covers_the_facility_rules():
