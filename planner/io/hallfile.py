@@ -68,7 +68,10 @@ HallFileContent = make_dataclass("HallFileContent", [
     *[(attr, list[cls], field(default_factory=list)) for attr, cls in COLLECTIONS.values()],  # type: ignore[valid-type]
 ])
 _TOP_KEYS = {f.name for f in fields(HallFileContent)}
-_DECODER = msgspec.json.Decoder(decode_type(HallFileContent))
+#: Fields from a closed list that the fast decoder reads as literals (see ``decode_type``); a file
+#: with another value takes the checked path, where ``_report_reference`` says what they may be.
+_CLOSED = (("Link", "state", CABLE_STATES), ("Link", "tier", ALL_TIERS))
+_DECODER = msgspec.json.Decoder(decode_type(HallFileContent, closed=_CLOSED))
 
 
 def _file_builder() -> Builder:

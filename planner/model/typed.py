@@ -49,6 +49,9 @@ from planner.model.bounds import (
 FiniteFloat = Annotated[float, msgspec.Meta(ge=-sys.float_info.max, le=sys.float_info.max)]
 
 Builder = Callable[[Any], Any]
+#: Fields whose strings come from a closed list, as (class name, field, the list): the fast
+#: mirrors read them as literals (``decode_type``'s ``closed``).
+Closed = tuple[tuple[str, str, tuple[Any, ...]], ...]
 
 
 class SchemaError(ValueError):
@@ -75,10 +78,12 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 @cache
-def decode_type(hint: Any, found: tuple[Limit, ...] = (), checked: bool = False) -> Any:
+def decode_type(hint: Any, found: tuple[Limit, ...] = (), checked: bool = False, closed: Closed = ()) -> Any:
     """The msgspec type that checks JSON for the annotation ``hint`` (a dataclass → its mirror)
     within the limits ``found`` (a field's entry in the bounds table); ``checked`` adds the
-    control-character patterns to strings."""
+    control-character patterns to strings. The fast mirrors (not ``checked``) read the fields
+    ``closed`` names as literals of their list: checked in C, and every value one shared string
+    (not 192k copies of "planned"); the checked ones leave them to the caller, to say in words."""
     bound = next((x for x in found if isinstance(x, Range)), None)
     text = next((x for x in found if isinstance(x, Text)), None)
     size = next((x for x in found if isinstance(x, Items)), None)
@@ -95,41 +100,46 @@ def decode_type(hint: Any, found: tuple[Limit, ...] = (), checked: bool = False)
     if hint in (bool, Any, type(None)):
         return hint
     if isinstance(hint, type) and is_dataclass(hint):  # annotations are classes, never instances
-        return _mirror(hint, checked)
+        return _mirror(hint, checked, () if checked else closed)
     if typing.is_typeddict(hint):
         return _record_mirror(hint, checked)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
-        return typing.Union[tuple(decode_type(a, inner, checked) for a in args)]  # noqa: UP007 (built at run time)
+        return typing.Union[tuple(decode_type(a, inner, checked, closed) for a in args)]  # noqa: UP007 (built at run time)
     if origin is tuple:
         # types.GenericAlias(tuple, (a, b)) is what ``tuple[a, b]`` builds; spelt out as it is built at run time.
-        return types.GenericAlias(tuple, tuple(decode_type(a, inner, checked) for a in args))
+        return types.GenericAlias(tuple, tuple(decode_type(a, inner, checked, closed) for a in args))
     if origin is list:
-        kind: Any = types.GenericAlias(list, (decode_type(args[0], inner, checked),))
+        kind: Any = types.GenericAlias(list, (decode_type(args[0], inner, checked, closed),))
     elif origin is dict:
-        kind = types.GenericAlias(dict, (decode_type(args[0], inner, checked), decode_type(args[1], inner, checked)))
+        kind = types.GenericAlias(dict, (decode_type(args[0], inner, checked, closed),
+                                         decode_type(args[1], inner, checked, closed)))
     else:
         raise TypeError(f"unsupported annotation {hint!r}")
     return Annotated[kind, msgspec.Meta(min_length=size.low, max_length=size.high)] if size else kind
 
 
 @cache
-def _mirror(cls: type, checked: bool = False) -> type[msgspec.Struct]:
+def _mirror(cls: type, checked: bool = False, closed: Closed = ()) -> type[msgspec.Struct]:
     hints = _hints(cls)
+    choices = {name: values for owner, name, values in closed if owner == cls.__name__}
     spec: list[tuple[Any, ...]] = []
     for f in fields(cls):
-        kind = decode_type(hints[f.name], limits(cls.__name__, f.name), checked)
+        if f.name in choices:
+            kind: Any = typing.Literal[choices[f.name]]
+        else:
+            kind = decode_type(hints[f.name], limits(cls.__name__, f.name), checked, closed)
         if f.default is not MISSING:
             spec.append((f.name, kind, f.default))
         elif f.default_factory is not MISSING:
             factory = f.default_factory
-            default = _mirror(factory, checked) if isinstance(factory, type) and is_dataclass(factory) \
+            default = _mirror(factory, checked, closed) if isinstance(factory, type) and is_dataclass(factory) \
                 else factory  # Meta() → its mirror
             spec.append((f.name, kind, msgspec.field(default_factory=default)))
         else:
             spec.append((f.name, kind))
     # gc=False: decoded mirrors hold only JSON values, never a cycle, and are dropped at once.
-    name = f"{cls.__name__}{'Checked' if checked else ''}Json"
+    name = f"{cls.__name__}{'Checked' if checked else 'Closed' if choices else ''}Json"
     return msgspec.defstruct(name, spec, forbid_unknown_fields=True, gc=False)
 
 

@@ -78,6 +78,20 @@ def test_every_bad_value_is_one_error_at_its_path(example_data, mutate, path):
     assert str(error).startswith(path)
 
 
+@pytest.mark.parametrize(("field", "value", "words"), [
+    ("state", "installed", "must be one of planned, run, labelled"),
+    ("tier", "leaf-leaf", 'must be one of "", node-leaf'),
+    ("tier", 7, "expected a string, found a number"),
+])
+def test_a_cable_state_or_tier_off_its_list_is_refused_in_words(example_data, field, value, words):
+    """The fast decoder reads both as literals of their lists; a value off the list takes the
+    checked path, which says what they may be, not msgspec's "Invalid enum value"."""
+    example_data["links"][3][field] = value
+    error = _error(example_data)
+    assert error.path == f"$.links[3].{field}"
+    assert words in str(error)
+
+
 def test_newer_version_is_refused_before_its_unknown_keys(example_data):
     example_data["version"] = hallfile.FORMAT_VERSION + 1
     example_data["pumps"] = []
@@ -191,8 +205,31 @@ def test_from_collections_builds_what_add_builds(example_doc):
     assert bulk._links_by_device is None and bulk._links_by_network is None  # made when first asked for
     assert all(list(bulk.links_in(n).items()) == list(one_by_one.links_in(n).items()) for n in NETWORKS)
     assert bulk.links_by_device() == one_by_one.links_by_device()
+    assert bulk._next_number == {}  # found when first needed, not in the load
+    bulk.number_ids()
     assert bulk._next_number == one_by_one._next_number
     assert bulk.new_id("link") == one_by_one.new_id("link")
+
+
+@pytest.mark.parametrize("first", ["remove", "add", "new_id"])
+def test_a_loaded_plan_never_reuses_the_id_of_a_removed_object(example_doc, first):
+    """The next id number, found late, is found before the first object goes: the highest id of
+    the file is never made again, whichever edit comes first."""
+    collections = {attr: list(getattr(example_doc, attr).values()) for attr in ("racks", "devices", "links")}
+    doc = Document.from_collections(copy.deepcopy(collections), example_doc.catalog)
+    highest = max(int(link_id.split("-")[1]) for link_id in doc.links)
+    made = []
+    if first == "add":  # an object added with its own id, above the file's highest
+        link = copy.copy(doc.links[f"link-{highest}"])
+        link.id = f"link-{highest + 5}"
+        doc.add(link)
+        doc.remove(link.id)
+    elif first == "new_id":
+        made.append(doc.new_id("link"))
+    doc.remove(f"link-{highest}")
+    made.append(doc.new_id("link"))
+    expected = {"remove": [highest + 1], "add": [highest + 6], "new_id": [highest + 1, highest + 2]}
+    assert made == [f"link-{n}" for n in expected[first]]
 
 
 def test_cables_per_device_made_late_follow_the_edits_made_before(example_doc):
