@@ -28,8 +28,10 @@ Record = tuple[str, tuple[str, ...], str, tuple[str, ...]]
 _RECORD_INPUTS = ("link.", "dev.")
 #: Each validator's context → each rule's records and the signature they were found on.
 _HELD: WeakKeyDictionary[Context, dict[str, tuple[tuple, list[Record]]]] = WeakKeyDictionary()
-#: Each validator's context → each rule's records as last worded, and those findings.
-_WORDED: WeakKeyDictionary[Context, dict[str, tuple[list[Record], list[Finding]]]] = WeakKeyDictionary()
+#: Each validator's context → each rule's records as last worded, those findings, and every id
+#: the records name (an edit naming none of them words nothing again).
+_WORDED: WeakKeyDictionary[Context, dict[str, tuple[list[Record], list[Finding], frozenset[str]]]] = \
+    WeakKeyDictionary()
 
 
 def held_findings(ctx: Context, r: Rule, check: Callable[[Context], Iterator[Record]],
@@ -51,16 +53,18 @@ def held_findings(ctx: Context, r: Rule, check: Callable[[Context], Iterator[Rec
     doc = ctx.doc
     records = kept[1]
     worded = _WORDED.setdefault(ctx, {}).get(r.id)
-    earlier = worded[1] if worded is not None and worded[0] is records else None
-    renamed = _renamed(ctx) if earlier is not None else None
-    if earlier is None or renamed is None:
+    renamed = _renamed(ctx) if worded is not None and worded[0] is records else None
+    if worded is None or renamed is None:
         found = [r.finding(ctx, severity, subjects, template.format(*(name(doc, i) for i in named)))
                  for severity, subjects, template, named in records]
+        named_ids = frozenset(i for record in records for i in record[3])
+    elif renamed.isdisjoint(named_ids := worded[2]):
+        found = worded[1]
     else:  # only the records that name an object the edit touched read their names again
         found = [r.finding(ctx, severity, subjects, template.format(*(name(doc, i) for i in named)))
                  if not renamed.isdisjoint(named) else before
-                 for (severity, subjects, template, named), before in zip(records, earlier, strict=True)]
-    _WORDED[ctx][r.id] = (records, found)
+                 for (severity, subjects, template, named), before in zip(records, worded[1], strict=True)]
+    _WORDED[ctx][r.id] = (records, found, named_ids)
     return found
 
 

@@ -135,44 +135,52 @@ def storage_bandwidth(ctx: Context, _subject: str, r: Rule) -> Iterator[Finding]
                         f"{figures.gpus:,} GPUs)")
 
 
-def _port_use(ctx: Context) -> tuple[dict[str, list[str]], dict[str, Counter[str]]]:
-    """Per network: the ports to cable not cabled (``device port``), and per access switch the
-    access cables on it; once the plan has switches of that network. Each network's part is kept
-    through edits of the other networks' cables alone (``_network_port_use``)."""
-    roles = {d.role for d in ctx.doc.devices.values()}
+def _port_use(ctx: Context) -> tuple[dict[str, list[str]], dict[str, list[tuple[str, int, int]]]]:
+    """Per network the plan has switches of: the ports to cable not cabled (``device port``), and
+    the access switches holding more access cables than they have access ports (switch, cables,
+    ports). Each network's part is kept through edits of the other networks' cables alone
+    (``_network_port_use``): a compute cable made by hand counts none of the 8,000 access
+    switches of a 131k-GPU hall again."""
     missing: dict[str, list[str]] = {}
-    access: dict[str, Counter[str]] = {}
+    over: dict[str, list[tuple[str, int, int]]] = {}
     for network in _CABLED:
-        if roles & set(ROLES_OF[network]):
-            missing[network], on_switch = _network_port_use(ctx, network)
-            for device_id, count in on_switch.items():
-                access.setdefault(network, Counter())[device_id] = count
-    return missing, access
+        use = _network_port_use(ctx, network)
+        if use is not None:
+            missing[network], over[network] = use
+    return missing, over
 
 
-def _network_port_use(ctx: Context, network: str) -> tuple[list[str], Counter[str]]:
-    """One network's ports to cable not cabled, and its access cables per access switch."""
-    def make() -> tuple[list[str], Counter[str]]:
+def _network_port_use(ctx: Context, network: str) -> tuple[list[str], list[tuple[str, int, int]]] | None:
+    """One network's ports to cable not cabled, and its overfull access switches; None when the
+    plan has no switch of the network (device roles are fabric structure: ``fabric_memo``)."""
+    def make() -> tuple[list[str], list[tuple[str, int, int]]] | None:
         doc = ctx.doc
-        access: Counter[str] = Counter()
+        kinds = _devices_by_kind(ctx)
+        if not {role for _type, role in kinds} & set(ROLES_OF[network]):
+            return None
         links = list(doc.links_in(network).values())
         cabled = set(zip(map(_A_DEVICE, links), map(_A_PORT, links)))  # (device, port) pairs made in C
         cabled.update(zip(map(_B_DEVICE, links), map(_B_PORT, links)))
         to_access = [link for link in links if link.tier in (TIER_INBAND_ACCESS, TIER_OOB_ACCESS)]
         ends = Counter(map(_A_DEVICE, to_access))
         ends.update(map(_B_DEVICE, to_access))
-        devices = doc.devices
+        devices, catalog = doc.devices, doc.catalog
+        ports_of_type: dict[str, int] = {}  # hundreds of switches, few types
+        over: list[tuple[str, int, int]] = []
         for device_id, count in ends.items():
             device = devices.get(device_id)
             if device is not None and device.role in _ACCESS:
-                access[device_id] = count
+                if device.type not in ports_of_type:
+                    ports_of_type[device.type] = len(access_ports(catalog[device.type], network)[0])
+                if count > ports_of_type[device.type]:
+                    over.append((device_id, count, ports_of_type[device.type]))
         left: list[tuple[str, str]] = []
-        for members in _devices_by_kind(ctx).values():  # a few kinds, many devices
+        for members in kinds.values():  # a few kinds, many devices
             must = _must_cable(doc, doc.devices[members[0]], network)
             if must and (missing := set(product(members, must)) - cabled):
                 left += [(device_id, p) for device_id in members for p in must if (device_id, p) in missing]
         left.sort(key=lambda end: natural_key(end[0]))
-        return [f"{d} {p}" for d, p in left], access
+        return [f"{d} {p}" for d, p in left], over
     return ctx.fabric_memo(f"network port use {network}", make, frozenset((network,)))
 
 
@@ -199,18 +207,12 @@ def _must_cable(doc: Document, device: Device, network: str) -> list[str]:
       title="Management switch ports and network ports cabled")
 def ports_cabled(ctx: Context, _subject: str, r: Rule) -> Iterator[Finding]:
     doc = ctx.doc
-    missing, access = _port_use(ctx)
-    access_count: dict[tuple[str, str], int] = {}  # per switch type: hundreds of switches, few types
-    for network, counts in access.items():
-        for switch_id, used in counts.items():
-            item = doc.catalog[doc.devices[switch_id].type]
-            if (item.key, network) not in access_count:
-                access_count[item.key, network] = len(access_ports(item, network)[0])
-            have = access_count[item.key, network]
-            if used > have:
-                yield r.finding(ctx, ERROR, (switch_id,),
-                                f"{_where(doc, switch_id)}: {used} {NETWORK_WORDS[network]} access cables on a "
-                                f"{item.name} of {have} access ports")
+    missing, over = _port_use(ctx)
+    for network, switches in over.items():
+        for switch_id, used, have in switches:
+            yield r.finding(ctx, ERROR, (switch_id,),
+                            f"{_where(doc, switch_id)}: {used} {NETWORK_WORDS[network]} access cables on a "
+                            f"{doc.catalog[doc.devices[switch_id].type].name} of {have} access ports")
     for network, ports in missing.items():
         if ports:
             shown = ", ".join(_named(doc, p) for p in ports[:SHOWN])

@@ -63,6 +63,21 @@ def test_n4_n5_uneven_and_oversubscribed_leaf(pod):
     assert any(r == "N5" and "12 downlinks on 6 uplinks = 2.00:1" in m for r, _, m in found)
 
 
+def test_n4_n5_follow_each_cable_edit_as_a_full_run_does(pod):
+    """The live validator's uplinks per leaf (kept between edits in ``FabricIndex``) are counted
+    again after an uplink goes, but not after a node's cable goes: each time as a full run says."""
+    validator = Validator(pod)
+    history = History(pod)
+    leaf = next(d for d in pod.devices.values() if d.role == "leaf")
+    up = next(link for link in pod.links_of(leaf.id) if link.tier == "leaf-spine")
+    node_cable = _node_leaf(pod, 3).id
+    for edit in (lambda: history.push(RemoveObjects([node_cable])), lambda: history.push(RemoveObjects([up.id])),
+                 history.undo, history.undo):
+        validator.update(edit())
+        assert _network(validator.findings) == _network(validate(pod))
+        assert any(r == "N4" for r, _, _ in _network(validator.findings)) == (up.id not in pod.links)
+
+
 def test_n6_unreachable_node(pod):
     node = next(d for d in pod.devices.values() if d.type.startswith("node"))
     History(pod).push(RemoveObjects([link.id for link in pod.links_of(node.id)]))

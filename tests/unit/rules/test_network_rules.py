@@ -9,7 +9,7 @@ from planner.commands.base import History, RemoveObjects, SetFields
 from planner.layout.templates import build_template
 from planner.model.labels import cable_label
 from planner.model.networks import ROLE_OOB_ACCESS, TIER_OOB_ACCESS
-from planner.model.ports import INBAND, OOB, STORAGE_NET
+from planner.model.ports import COMPUTE, INBAND, OOB, STORAGE_NET
 from planner.rules.engine import Validator, validate
 
 
@@ -83,6 +83,32 @@ def test_n14_access_switch_over_its_ports(pod):
     assert len(own) + len(free) == 49
     assert ("N14", "error", (f"{pod.racks[switch.rack].name}/MO1: 49 out-of-band management access cables on a "
                             f"{pod.catalog[switch.type].name} of 48 access ports")) in _found(validate(pod), "N14")
+
+
+def test_n14_overfull_switch_follows_each_edit_as_a_full_run_does(pod):
+    """Kept through an edit of another network's cables (a compute cable gone), worded again on a
+    rename of its rack, gone with the undo: incremental findings equal a full run's each time."""
+    validator = Validator(pod)
+    history = History(pod)
+    switch = next(d for d in pod.devices.values() if d.role == ROLE_OOB_ACCESS and d.name == "MO1")
+    own = {link.b_port for link in pod.links_in(OOB).values() if link.b_device == switch.id}
+    free = [str(n) for n in range(1, 49) if str(n) not in own] + ["swp51"]
+    others = [link for link in pod.links_in(OOB).values()
+              if link.tier == TIER_OOB_ACCESS and link.b_device != switch.id][:len(free)]
+    steps = [
+        SetFields({link.id: {"b_device": switch.id, "b_port": port} for link, port in zip(others, free)}),
+        RemoveObjects([next(iter(pod.links_in(COMPUTE)))]),
+        SetFields({switch.rack: {"name": "RX9"}}),
+    ]
+    for step in steps:
+        validator.update(history.push(step))
+        assert _found(validator.findings, "N14") == _found(validate(pod), "N14")
+    assert ("N14", "error", (f"RX9/MO1: 49 out-of-band management access cables on a "
+                            f"{pod.catalog[switch.type].name} of 48 access ports")) in _found(validator.findings, "N14")
+    for _step in steps:
+        validator.update(history.undo())
+        assert _found(validator.findings, "N14") == _found(validate(pod), "N14")
+    assert _found(validator.findings, "N14") == []
 
 
 def test_n15_media_and_connectors(pod):

@@ -251,3 +251,6 @@ def test_a_rename_words_again_only_the_held_findings_that_name_what_it_touched(p
     kept = "R02-N1 PSU3: no power cord (wants a C19 outlet of a rack PDU in its rack)"
     assert after[kept] is before[kept]  # not worded again: it names nothing the rename touched
     assert sorted(after) == sorted(f.message for f in validate(pod) if f.rule == "P10")
+    other = next(r.id for r in pod.racks.values() if r.name == "R03")  # named by no record: none worded
+    validator.update(History(pod).push(SetFields({other: {"name": "RX3"}})))
+    assert all(f is after[f.message] for f in validator.findings if f.rule == "P10")
