@@ -139,7 +139,7 @@ def _port_use(ctx: Context) -> tuple[dict[str, list[str]], dict[str, list[tuple[
     """Per network the plan has switches of: the ports to cable not cabled (``device port``), and
     the access switches holding more access cables than they have access ports (switch, cables,
     ports). Each network's part is kept through edits of the other networks' cables alone
-    (``_network_port_use``): a compute cable made by hand counts none of the 8,000 access
+    (``_network_port_use``): a compute cable made by hand counts none of the 5,021 access
     switches of a 131k-GPU hall again."""
     missing: dict[str, list[str]] = {}
     over: dict[str, list[tuple[str, int, int]]] = {}

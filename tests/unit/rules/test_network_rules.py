@@ -70,17 +70,21 @@ def test_n14_unconnected_ports_named(pod):
                            f"{pod.racks[node2.rack].name}/{node2.name} E2"))])
 
 
-def test_n14_access_switch_over_its_ports(pod):
-    # 49 access cables on a 48-port out-of-band switch: its 10 own, 38 moved onto its free ports
-    # 11 … 48 and one onto its spare uplink swp51.
-    history = History(pod)
+def _overfill_mo1(pod):
+    """MO1, the out-of-band switch, and the edit that puts 49 access cables on its 48 access ports:
+    its 10 own, 38 moved onto its free ports 11 … 48 and one onto its spare uplink swp51."""
     switch = next(d for d in pod.devices.values() if d.role == ROLE_OOB_ACCESS and d.name == "MO1")
     own = {link.b_port for link in pod.links_in(OOB).values() if link.b_device == switch.id}
     free = [str(n) for n in range(1, 49) if str(n) not in own] + ["swp51"]
+    assert len(own) + len(free) == 49
     others = [link for link in pod.links_in(OOB).values()
               if link.tier == TIER_OOB_ACCESS and link.b_device != switch.id][:len(free)]
-    history.push(SetFields({link.id: {"b_device": switch.id, "b_port": port} for link, port in zip(others, free)}))
-    assert len(own) + len(free) == 49
+    return switch, SetFields({link.id: {"b_device": switch.id, "b_port": port} for link, port in zip(others, free)})
+
+
+def test_n14_access_switch_over_its_ports(pod):
+    switch, overfill = _overfill_mo1(pod)
+    History(pod).push(overfill)
     assert ("N14", "error", (f"{pod.racks[switch.rack].name}/MO1: 49 out-of-band management access cables on a "
                             f"{pod.catalog[switch.type].name} of 48 access ports")) in _found(validate(pod), "N14")
 
@@ -90,16 +94,8 @@ def test_n14_overfull_switch_follows_each_edit_as_a_full_run_does(pod):
     rename of its rack, gone with the undo: incremental findings equal a full run's each time."""
     validator = Validator(pod)
     history = History(pod)
-    switch = next(d for d in pod.devices.values() if d.role == ROLE_OOB_ACCESS and d.name == "MO1")
-    own = {link.b_port for link in pod.links_in(OOB).values() if link.b_device == switch.id}
-    free = [str(n) for n in range(1, 49) if str(n) not in own] + ["swp51"]
-    others = [link for link in pod.links_in(OOB).values()
-              if link.tier == TIER_OOB_ACCESS and link.b_device != switch.id][:len(free)]
-    steps = [
-        SetFields({link.id: {"b_device": switch.id, "b_port": port} for link, port in zip(others, free)}),
-        RemoveObjects([next(iter(pod.links_in(COMPUTE)))]),
-        SetFields({switch.rack: {"name": "RX9"}}),
-    ]
+    switch, overfill = _overfill_mo1(pod)
+    steps = [overfill, RemoveObjects([next(iter(pod.links_in(COMPUTE)))]), SetFields({switch.rack: {"name": "RX9"}})]
     for step in steps:
         validator.update(history.push(step))
         assert _found(validator.findings, "N14") == _found(validate(pod), "N14")
