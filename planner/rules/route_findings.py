@@ -20,8 +20,9 @@ cable of the pair (``CableBundles.cables_between``). A message names a cable by 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from operator import attrgetter, itemgetter
 
-from planner.fabric.bundles import pair_racks, pair_subject
+from planner.fabric.bundles import pair_racks
 from planner.model.labels import SEPARATOR, end_text
 from planner.model.objects import Link
 from planner.rules.context import Context
@@ -36,13 +37,15 @@ _ENDS = "N8 label ends"
 _FIX = "Plan ▸ Recompute cable lengths"
 #: A stale cable and its routed length (m).
 Stale = tuple[Link, float]
+_CABLE, _NOW = itemgetter(0), itemgetter(1)
+_ID, _LENGTH, _STOCK = attrgetter("id"), attrgetter("length_m"), attrgetter("stock_m")
 #: Severity, subjects and message of each of a pair's findings.
 Judgement = list[tuple[str, tuple[str, ...], str]]
 
 
 def stale_candidates(ctx: Context) -> list[str]:
     """N8's ``candidates``: the pairs of the plan's stale cables, their judgements kept for the pass."""
-    found = {pair: _judgement(ctx, pair, stale) for pair, stale in _by_pair(ctx, *stale_in_plan(ctx)).items()}
+    found = {pair: _judgement(ctx, pair, stale) for pair, stale in _by_pair(*stale_in_plan(ctx)).items()}
     ctx.memo(_FOUND, dict).update(found)
     return list(found)
 
@@ -52,18 +55,18 @@ def stale_judgement(ctx: Context, pair: str) -> Judgement:
     kept = ctx.memo(_FOUND, dict).get(pair)
     if kept is not None:
         return kept
-    return _judgement(ctx, pair, _by_pair(ctx, *stale_among(ctx, ctx.cable_bundles().cables_between(pair))).get(pair, []))
+    return _judgement(ctx, pair, _by_pair(*stale_among(ctx, ctx.cable_bundles().cables_between(pair))).get(pair, []))
 
 
 def stale_judged(ctx: Context, cables: Collection[str], held: Collection[str], r: Rule) -> dict[str, list[Finding]]:
     """N8's ``judged``: the findings of the pairs of the stale cables among ``cables`` and of the
     ``held`` pairs, each pair judged over all its cables (the cables of a moved rack are all of
     its pairs': the others are few)."""
-    found = _by_pair(ctx, *stale_among(ctx, cables))
+    found = _by_pair(*stale_among(ctx, cables))
     pairs = found.keys() | held
     bundles = ctx.cable_bundles()
     others = [i for pair in pairs for i in bundles.cables_between(pair) if i not in cables]
-    for pair, stale in _by_pair(ctx, *stale_among(ctx, others)).items():
+    for pair, stale in _by_pair(*stale_among(ctx, others)).items():
         found.setdefault(pair, []).extend(stale)
     rule_id, source = r.id, r.cited(ctx)
     return {pair: [Finding(rule_id, severity, subjects, message, source)
@@ -71,15 +74,13 @@ def stale_judged(ctx: Context, cables: Collection[str], held: Collection[str], r
             for pair in pairs}
 
 
-def _by_pair(ctx: Context, links: list[Link], routed: list[float]) -> dict[str, list[Stale]]:
+def _by_pair(links: list[Link], routed: list[float], pairs: list[str]) -> dict[str, list[Stale]]:
     """The stale cables with a stored length (N8 leaves a cable of none), by rack pair."""
-    devices = ctx.doc.devices
-    pairs: dict[str, list[Stale]] = {}
-    for link, now in zip(links, routed):
+    found: dict[str, list[Stale]] = {}
+    for link, now, pair in zip(links, routed, pairs):
         if link.length_m > 0:
-            pair = pair_subject(devices[link.a_device].rack, devices[link.b_device].rack)
-            pairs.setdefault(pair, []).append((link, now))
-    return pairs
+            found.setdefault(pair, []).append((link, now))
+    return found
 
 
 def _judgement(ctx: Context, pair: str, stale: list[Stale]) -> Judgement:
@@ -95,7 +96,7 @@ def _judgement(ctx: Context, pair: str, stale: list[Stale]) -> Judgement:
             link, now = cables[0]
             judged.append((severity, (link.id,), _one(link.label or _labeller(ctx)(link), link, now, severity)))
         elif cables:
-            ids = sorted([link.id for link, _now in cables])
+            ids = sorted(map(_ID, map(_CABLE, cables)))
             ids.sort(key=len)  # natural order for the plan's own ids (link-9 before link-10), C-level
             subjects = tuple(ids)
             judged.append((severity, subjects, _many(_pair_name(ctx, pair), cables, severity)))
@@ -129,10 +130,10 @@ def _one(name: str, link: Link, now: float, severity: str) -> str:
 
 def _many(pair_name: str, cables: list[Stale], severity: str) -> str:
     """The finding of a pair's stale cables of one kind, with the span of their lengths."""
-    stored = _span([link.length_m for link, _now in cables])
-    routes = _span([now for _link, now in cables])
+    stored = _span(list(map(_LENGTH, map(_CABLE, cables))))
+    routes = _span(list(map(_NOW, cables)))
     if severity == ERROR:
-        stock = _span([link.stock_m for link, _now in cables], lambda metres: f"{metres:g}")
+        stock = _span(list(map(_STOCK, map(_CABLE, cables))), lambda metres: f"{metres:g}")
         return (f"{pair_name}: {len(cables)} cables' routes now {routes} m, longer than their {stock} m stock "
                 f"cables (stored {stored} m); {_FIX}")
     return f"{pair_name}: {len(cables)} cables' stored lengths {stored} m no longer match their routes ({routes} m); {_FIX}"

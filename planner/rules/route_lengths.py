@@ -18,6 +18,7 @@ from operator import attrgetter
 
 import numpy as np
 
+from planner.fabric.bundles import pair_subject
 from planner.fabric.routing import Router
 from planner.model.geometry import RACK_UNIT_M
 from planner.model.networks import DATA_NETWORKS, TIERS_OF
@@ -31,25 +32,26 @@ _LENGTH, _A_DEVICE, _B_DEVICE, _RACK, _U, _TIER = map(
     attrgetter, ("length_m", "a_device", "b_device", "rack", "u", "tier"))
 #: Cables whose stored length is more than this off their routed length are stale.
 TOLERANCE_M = 0.005
-#: Stale cables and the routed length of each, in metres.
-Stale = tuple[list[Link], list[float]]
+#: Stale cables, the routed length of each (m) and the ``pair_subject`` of each one's racks.
+Stale = tuple[list[Link], list[float], list[str]]
 
 
 def stale_in_plan(ctx: Context) -> Stale:
-    """N8's candidates among every cable of the plan, with their routed lengths."""
+    """N8's candidates among every cable of the plan, with their routed lengths and rack pairs."""
     codes = end_codes(ctx)
     links = codes.links
     tier_of, tiers = codes.tiers
     routed = np.flatnonzero(np.array([tier in ROUTED_TIERS for tier in tiers], dtype=bool)[tier_of])
     lengths = codes.lengths[routed]
-    now = _routed(ctx.router(), list(ctx.doc.devices.values()), codes.device[0][routed], codes.device[1][routed])
+    now, pair_of, pairs = _routed(ctx.router(), list(ctx.doc.devices.values()), codes.device[0][routed],
+                                  codes.device[1][routed])
     stale = np.flatnonzero(np.abs(now - lengths) > TOLERANCE_M)
-    return [links[i] for i in routed[stale].tolist()], now[stale].tolist()
+    return [links[i] for i in routed[stale].tolist()], now[stale].tolist(), _pairs_of(pairs, pair_of[stale])
 
 
 def stale_among(ctx: Context, among: Collection[str]) -> Stale:
     """N8's candidates among the cables ``among`` (2k of a moved network rack), with their
-    routed lengths."""
+    routed lengths and rack pairs."""
     doc = ctx.doc
     # C-level passes (no Python loop per cable: this runs for each of a moved network rack's 3.8k
     # cables, cold in memory): the cables of a routed tier, each end's device as a code in order
@@ -57,7 +59,7 @@ def stale_among(ctx: Context, among: Collection[str]) -> Stale:
     present = list(filter(None, map(doc.links.get, among)))
     links = list(compress(present, map(ROUTED_TIERS.__contains__, map(_TIER, present))))
     if not links:
-        return [], []
+        return [], [], []
     a_ends, b_ends = list(map(_A_DEVICE, links)), list(map(_B_DEVICE, links))
     code = {device: n for n, device in enumerate(dict.fromkeys(chain(a_ends, b_ends)))}
     a_codes = np.fromiter(map(code.__getitem__, a_ends), np.int64, len(links))
@@ -69,18 +71,24 @@ def stale_among(ctx: Context, among: Collection[str]) -> Stale:
         recode = np.cumsum(known) - 1
         recode[~known] = len(devices)
         a_codes, b_codes = recode[a_codes], recode[b_codes]
-    now = _routed(ctx.router(), devices, a_codes, b_codes)
+    now, pair_of, pairs = _routed(ctx.router(), devices, a_codes, b_codes)
     lengths = np.fromiter(map(_LENGTH, links), float, len(links))
     stale = np.flatnonzero(np.abs(now - lengths) > TOLERANCE_M)
-    return [links[i] for i in stale.tolist()], now[stale].tolist()
+    return [links[i] for i in stale.tolist()], now[stale].tolist(), _pairs_of(pairs, pair_of[stale])
 
 
-def _routed(router: Router, devices: Sequence[Device], a_codes: np.ndarray, b_codes: np.ndarray) -> np.ndarray:
+def _pairs_of(pairs: list[str], codes: np.ndarray) -> list[str]:
+    return list(map(pairs.__getitem__, codes.tolist()))
+
+
+def _routed(router: Router, devices: Sequence[Device], a_codes: np.ndarray,
+            b_codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Each cable's routed length, ``Router.length`` (ends as codes into ``devices``;
     ``len(devices)`` for an end not in the plan, NaN for its cable and for a cable with an end
-    in a rack the router does not place)."""
+    in a rack the router does not place), and its racks' pair: a code into the ``pair_subject``s
+    that follow ("" where an end is not in the plan), each made once, not once per cable."""
     if not len(a_codes):
-        return np.zeros(0)
+        return np.zeros(0), np.zeros(0, dtype=np.int64), []
     places, tray, nan = router.places, router.tray, math.nan
     count = len(devices)
     # per device, as columns: ``Router.height_m`` (max(u - 1, 0) × a unit) and ``_rise`` (the
@@ -109,4 +117,7 @@ def _routed(router: Router, devices: Sequence[Device], a_codes: np.ndarray, b_co
     apart = rises[a_codes] + rises[b_codes] + runs[inverse.reshape(-1)]
     together = np.abs(heights[a_codes] - heights[b_codes])
     run = np.where(same, together, apart)
-    return np.ceil((run + np.maximum(run * router.slack_fraction, router.slack_min)) * 100 - 1e-6) / 100
+    subjects = [pair_subject(rack_ids[a - 1], rack_ids[b - 1]) if a and b else ""
+                for a, b in zip(pair_a.tolist(), pair_b.tolist())]
+    return (np.ceil((run + np.maximum(run * router.slack_fraction, router.slack_min)) * 100 - 1e-6) / 100,
+            inverse.reshape(-1), subjects)

@@ -52,17 +52,18 @@ def pod():
 def test_the_columns_route_every_cable_as_the_router_does(pod):
     router = Router(pod)
     ctx = Context(pod)
-    links, routed = stale_among(ctx, list(pod.links))
+    links, routed, pairs = stale_among(ctx, list(pod.links))
     assert len(links) > 100  # the moves made many cables stale
     for link, now in zip(links, routed):
         assert now == router.length(link.a_device, link.b_device), link.id  # the same float
+    assert pairs == [pair_subject(pod.devices[link.a_device].rack, pod.devices[link.b_device].rack) for link in links]
     stale = {link.id for link in links}
     for link in pod.links.values():
         if link.tier in ROUTED_TIERS and link.id not in stale:
             assert abs(router.length(link.a_device, link.b_device) - link.length_m) <= 0.005
-    whole, lengths = stale_in_plan(Context(pod))
-    assert sorted((link.id, now) for link, now in zip(whole, lengths)) == \
-        sorted((link.id, now) for link, now in zip(links, routed))
+    whole, lengths, whole_pairs = stale_in_plan(Context(pod))
+    assert sorted(zip((link.id for link in whole), lengths, whole_pairs)) == \
+        sorted(zip((link.id for link in links), routed, pairs))
 
 
 def test_an_end_not_in_the_plan_leaves_its_cable_out_and_codes_the_rest(pod):
@@ -72,7 +73,7 @@ def test_an_end_not_in_the_plan_leaves_its_cable_out_and_codes_the_rest(pod):
     gone = links[len(links) // 2].a_device
     del pod.devices[gone]
     ctx = Context(pod)
-    found, routed = stale_among(ctx, [link.id for link in links])
+    found, routed, _pairs = stale_among(ctx, [link.id for link in links])
     assert gone not in {d for link in found for d in (link.a_device, link.b_device)}
     router = Router(pod)
     assert found and all(now == router.length(link.a_device, link.b_device) for link, now in zip(found, routed))
