@@ -78,6 +78,8 @@ def stale_among(ctx: Context, among: Collection[str]) -> Stale:
 
 
 def _pairs_of(pairs: list[str], codes: np.ndarray) -> list[str]:
+    """The ``pair_subject`` of each stale cable from its pair's code: a lookup, where naming the
+    pair of each of a moved rack's 2k cables took a tenth of its validation."""
     return list(map(pairs.__getitem__, codes.tolist()))
 
 
